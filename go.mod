@@ -1,0 +1,3 @@
+module github.com/ratelab/ratelab
+
+go 1.26

@@ -1,0 +1,75 @@
+package limiter
+
+import (
+	"fmt"
+	"time"
+)
+
+// Config describes one strategy and its parameters, so that strategies can
+// be chosen at run time (from a file, a URL, a slider). Only the fields of
+// Kind are read.
+type Config struct {
+	Kind Kind
+	// Rate in tokens per second and Burst in tokens: token bucket, GCRA.
+	Rate  float64
+	Burst int
+	// Capacity in units and LeakInterval per unit: leaky bucket.
+	Capacity     int
+	LeakInterval time.Duration
+	// Limit per Window: fixed window, sliding window log and counter.
+	Limit  int
+	Window time.Duration
+}
+
+// New returns a new strategy for c, or the constructor's error for a
+// parameter out of range, or an error for an unknown Kind.
+func New(c Config) (Strategy, error) {
+	switch c.Kind {
+	case KindTokenBucket:
+		return NewTokenBucket(c.Rate, c.Burst)
+	case KindGCRA:
+		return NewGCRA(c.Rate, c.Burst)
+	case KindLeakyBucket:
+		return NewLeakyBucket(c.Capacity, c.LeakInterval)
+	case KindFixedWindow:
+		return NewFixedWindow(c.Limit, c.Window)
+	case KindSlidingWindowLog:
+		return NewSlidingWindowLog(c.Limit, c.Window)
+	case KindSlidingWindowCounter:
+		return NewSlidingWindowCounter(c.Limit, c.Window)
+	}
+	return nil, errorf("kind %q is unknown; want one of %v", string(c.Kind), Kinds)
+}
+
+// String describes c in the field's terms, e.g. "token bucket: 10/s, burst 5".
+func (c Config) String() string {
+	switch c.Kind {
+	case KindTokenBucket, KindGCRA:
+		return fmt.Sprintf("%s: %g/s, burst %d", c.Kind.Name(), c.Rate, c.Burst)
+	case KindLeakyBucket:
+		return fmt.Sprintf("%s: capacity %d, leaks 1 per %v", c.Kind.Name(), c.Capacity, c.LeakInterval)
+	default:
+		return fmt.Sprintf("%s: %d per %v", c.Kind.Name(), c.Limit, c.Window)
+	}
+}
+
+// Name returns the kind's name in the field's terms: "token bucket",
+// "GCRA", "leaky bucket", "fixed window", "sliding window log", "sliding
+// window counter".
+func (k Kind) Name() string {
+	switch k {
+	case KindTokenBucket:
+		return "token bucket"
+	case KindGCRA:
+		return "GCRA"
+	case KindLeakyBucket:
+		return "leaky bucket"
+	case KindFixedWindow:
+		return "fixed window"
+	case KindSlidingWindowLog:
+		return "sliding window log"
+	case KindSlidingWindowCounter:
+		return "sliding window counter"
+	}
+	return string(k)
+}

@@ -1,0 +1,136 @@
+package limiter
+
+import (
+	"sync"
+	"time"
+)
+
+// FixedWindow is the fixed window counter: time is cut into windows of
+// length window, aligned to multiples of window on the limiter's clock, and
+// at most limit units are admitted per window. Up to 2 × limit can pass
+// around a boundary (limit at the end of one window, limit at the start of
+// the next): that is the algorithm, and the cost of its O(1) memory. GitHub's
+// REST API (5000 requests per hour, reset at a fixed instant) works this way.
+type FixedWindow struct {
+	mu     sync.Mutex
+	limit  int64
+	window time.Duration
+	used   bool
+	last   Instant
+	index  int64 // window number of the count below
+	count  int64
+}
+
+// NewFixedWindow returns a fixed window limiter. limit is the most units
+// admitted per window, ≥ 1; window is the window length, ≥ 1 ns. It returns
+// an error naming the parameter when either is out of range or when limit ×
+// window overflows.
+func NewFixedWindow(limit int, window time.Duration) (*FixedWindow, error) {
+	if err := checkWindow(limit, window); err != nil {
+		return nil, err
+	}
+	return &FixedWindow{limit: int64(limit), window: window}, nil
+}
+
+func checkWindow(limit int, window time.Duration) error {
+	switch {
+	case limit < 1:
+		return errorf("limit %d is below 1; want >= 1", limit)
+	case window < 1:
+		return errorf("window %v is below 1ns; want >= 1ns", window)
+	case int64(limit) > maxUnits/int64(window):
+		return errorf("limit %d × window %v overflows; want limit × window <= %v", limit, window, time.Duration(maxUnits))
+	}
+	return nil
+}
+
+// Kind returns KindFixedWindow.
+func (fw *FixedWindow) Kind() Kind { return KindFixedWindow }
+
+// at returns the evaluation instant, its window number and the count in it.
+func (fw *FixedWindow) at(now Instant) (Instant, int64, int64) {
+	if fw.used && now < fw.last {
+		now = fw.last
+	}
+	idx := floorDiv(int64(now), int64(fw.window))
+	if !fw.used || idx != fw.index {
+		return now, idx, 0
+	}
+	return now, idx, fw.count
+}
+
+// AllowN decides a request of n units at now; see [Strategy].
+func (fw *FixedWindow) AllowN(now Instant, n int) (Decision, error) {
+	if err := checkN(n); err != nil {
+		return Decision{}, err
+	}
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	at, idx, count := fw.at(now)
+	untilNext := time.Duration((idx+1)*int64(fw.window)) - at
+	d := Decision{Limit: int(fw.limit)}
+	switch {
+	case int64(n) > fw.limit:
+		d.RetryAfter = Never
+	case count+int64(n) > fw.limit:
+		d.RetryAfter = untilNext
+	default:
+		d.Allowed = true
+		count += int64(n)
+		if n > 0 {
+			fw.used, fw.last, fw.index, fw.count = true, at, idx, count
+		}
+	}
+	d.Remaining = int(fw.limit - count)
+	if count > 0 {
+		d.ResetAfter = untilNext
+	}
+	return d, nil
+}
+
+// State returns the current window's start, length and Count.
+func (fw *FixedWindow) State(now Instant) State {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	_, idx, count := fw.at(now)
+	return State{Kind: KindFixedWindow, Limit: int(fw.limit), Window: fw.window,
+		WindowStart: time.Duration(idx * int64(fw.window)), Count: int(count)}
+}
+
+// Fresh reports whether the current window's count is 0.
+func (fw *FixedWindow) Fresh(now Instant) bool {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	_, _, count := fw.at(now)
+	return count == 0
+}
+
+// SetLimit changes the per-window limit at now; the count of the current
+// window is kept.
+func (fw *FixedWindow) SetLimit(now Instant, limit int) error {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	if err := checkWindow(limit, fw.window); err != nil {
+		return err
+	}
+	fw.limit = int64(limit)
+	return nil
+}
+
+// SetWindow changes the window length at now. Windows are re-aligned to the
+// new length; what was admitted in the window that contains now is kept as
+// the count of the new window that contains now, so no change of length
+// forgives requests just admitted.
+func (fw *FixedWindow) SetWindow(now Instant, window time.Duration) error {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	if err := checkWindow(int(fw.limit), window); err != nil {
+		return err
+	}
+	at, _, count := fw.at(now)
+	fw.window = window
+	if fw.used {
+		fw.last, fw.index, fw.count = at, floorDiv(int64(at), int64(window)), count
+	}
+	return nil
+}

@@ -1,0 +1,129 @@
+package limiter
+
+import (
+	"sync"
+	"time"
+)
+
+// LeakyBucket is the leaky bucket algorithm, as a meter with a shaping delay
+// (the form of nginx's limit_req and Shopify's REST Admin API): a bucket of
+// capacity units whose water leaks out at one unit per leak interval. A
+// request of n is admitted when the level plus n stays within capacity; it
+// then adds n to the level. Used as a queue, an admitted request is served
+// after Delay = (level after admission − 1) × leak interval.
+//
+// As a meter it makes the decisions of a token bucket with burst = capacity
+// and rate = 1/leak interval. The level is kept in integer nanoseconds of
+// water (one unit = one leak interval), so it is exact.
+type LeakyBucket struct {
+	mu       sync.Mutex
+	m        bucketMath
+	interval time.Duration
+	used     bool
+	last     Instant
+	water    int64 // level × interval, in nanoseconds
+}
+
+// NewLeakyBucket returns an empty leaky bucket. capacity is in units, ≥ 1;
+// leakInterval is the time for one unit to leak out, ≥ 1 ns. It returns an
+// error naming the parameter when either is out of range or when capacity ×
+// leakInterval overflows.
+func NewLeakyBucket(capacity int, leakInterval time.Duration) (*LeakyBucket, error) {
+	m, err := leakyMath(capacity, leakInterval)
+	if err != nil {
+		return nil, err
+	}
+	return &LeakyBucket{m: m, interval: leakInterval}, nil
+}
+
+func leakyMath(capacity int, interval time.Duration) (bucketMath, error) {
+	switch {
+	case capacity < 1:
+		return bucketMath{}, errorf("capacity %d is below 1; want >= 1", capacity)
+	case interval < 1:
+		return bucketMath{}, errorf("leak interval %v is below 1ns; want >= 1ns", interval)
+	case int64(capacity) > maxUnits/int64(interval):
+		return bucketMath{}, errorf("capacity %d × leak interval %v overflows; want capacity × leak interval <= %v", capacity, interval, time.Duration(maxUnits))
+	}
+	return bucketMath{perNs: 1, unit: int64(interval), burst: int64(capacity)}, nil
+}
+
+// Kind returns KindLeakyBucket.
+func (lb *LeakyBucket) Kind() Kind { return KindLeakyBucket }
+
+func (lb *LeakyBucket) at(now Instant) (Instant, int64) {
+	if !lb.used {
+		return now, 0
+	}
+	if now < lb.last {
+		now = lb.last
+	}
+	return now, lb.m.pay(lb.water, now-lb.last)
+}
+
+// AllowN decides a request of n units at now; see [Strategy]. An allowed
+// request reports the queue Delay before it would be served.
+func (lb *LeakyBucket) AllowN(now Instant, n int) (Decision, error) {
+	if err := checkN(n); err != nil {
+		return Decision{}, err
+	}
+	lb.mu.Lock()
+	defer lb.mu.Unlock()
+	at, water := lb.at(now)
+	d, water := lb.m.decide(water, n)
+	if d.Allowed && n > 0 {
+		lb.used, lb.last, lb.water = true, at, water
+		d.Delay = max(time.Duration(water)-lb.interval, 0)
+	}
+	return d, nil
+}
+
+// State returns the water Level at now, Limit (capacity) and Rate (units
+// leaked per second).
+func (lb *LeakyBucket) State(now Instant) State {
+	lb.mu.Lock()
+	defer lb.mu.Unlock()
+	_, water := lb.at(now)
+	return State{Kind: KindLeakyBucket, Limit: int(lb.m.burst), Level: float64(water) / float64(lb.interval),
+		Rate: float64(time.Second) / float64(lb.interval)}
+}
+
+// Fresh reports whether the bucket is empty at now.
+func (lb *LeakyBucket) Fresh(now Instant) bool {
+	lb.mu.Lock()
+	defer lb.mu.Unlock()
+	_, water := lb.at(now)
+	return water == 0
+}
+
+// SetCapacity changes the capacity at now; the water leaks under the old
+// parameters up to now and is clamped to the new capacity. It returns an
+// error, and changes nothing, for a capacity NewLeakyBucket would reject.
+func (lb *LeakyBucket) SetCapacity(now Instant, capacity int) error {
+	lb.mu.Lock()
+	defer lb.mu.Unlock()
+	return lb.reconfigure(now, capacity, lb.interval)
+}
+
+// SetLeakInterval changes the leak interval at now, keeping the level (in
+// units) reached at now. It returns an error, and changes nothing, for an
+// interval NewLeakyBucket would reject.
+func (lb *LeakyBucket) SetLeakInterval(now Instant, leakInterval time.Duration) error {
+	lb.mu.Lock()
+	defer lb.mu.Unlock()
+	return lb.reconfigure(now, int(lb.m.burst), leakInterval)
+}
+
+func (lb *LeakyBucket) reconfigure(now Instant, capacity int, interval time.Duration) error {
+	m, err := leakyMath(capacity, interval)
+	if err != nil {
+		return err
+	}
+	if lb.used {
+		at, water := lb.at(now)
+		water = rebase(water, lb.m.unit, m.unit)
+		lb.last, lb.water = at, min(water, m.full())
+	}
+	lb.m, lb.interval = m, interval
+	return nil
+}

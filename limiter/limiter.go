@@ -1,0 +1,205 @@
+package limiter
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+)
+
+// Instant is a point on a limiter's clock: the time elapsed since the clock's
+// origin, in nanoseconds. Any value is valid, including 0 (the origin) and
+// negative values; "not used yet" is tracked separately, never as a zero
+// instant. Instants come from a [Clock] or, in tests and simulations, are
+// given explicitly (for example 1500*time.Millisecond).
+type Instant = time.Duration
+
+// Never is the RetryAfter of a request that can never be allowed, because n is
+// above what the limiter can ever hold (burst, capacity or window limit) or
+// because nothing is ever refilled (rate 0).
+const Never time.Duration = math.MaxInt64
+
+// Decision is the outcome of one request of n units at one instant.
+type Decision struct {
+	// Allowed reports whether the request was admitted. A denied request
+	// changes no state and is not counted anywhere.
+	Allowed bool
+	// Limit is the most units the limiter can ever hold at once: the burst
+	// (token bucket, GCRA), the capacity (leaky bucket) or the per-window
+	// limit (window strategies).
+	Limit int
+	// Remaining is the whole number of units that could still be admitted
+	// at the same instant, after this decision.
+	Remaining int
+	// RetryAfter is, for a denial, the shortest wait after which the same
+	// request is allowed if nothing else happens, rounded up to the next
+	// nanosecond, or Never. It is 0 for an allowed request.
+	RetryAfter time.Duration
+	// ResetAfter is the time until the limiter is back to its fresh state
+	// (full bucket, empty windows) if nothing else happens.
+	ResetAfter time.Duration
+	// Delay is how long an admitted request waits in the queue before it is
+	// served, for shaping strategies (leaky bucket as a queue); 0 otherwise.
+	Delay time.Duration
+}
+
+// Kind names a strategy, with the names used in the shared scenario files.
+type Kind string
+
+// The strategies of this package.
+const (
+	KindTokenBucket          Kind = "token_bucket"
+	KindGCRA                 Kind = "gcra"
+	KindLeakyBucket          Kind = "leaky_bucket"
+	KindFixedWindow          Kind = "fixed_window"
+	KindSlidingWindowLog     Kind = "sliding_window_log"
+	KindSlidingWindowCounter Kind = "sliding_window_counter"
+)
+
+// Kinds lists every strategy kind, in the order the package documents them.
+var Kinds = []Kind{KindTokenBucket, KindGCRA, KindLeakyBucket, KindFixedWindow, KindSlidingWindowLog, KindSlidingWindowCounter}
+
+// Strategy is one rate-limiting algorithm for one client. Every method is safe
+// for concurrent use and takes the instant explicitly; a request stamped
+// earlier than the latest instant the strategy has admitted is evaluated at
+// that latest instant (time never runs backwards for one limiter).
+type Strategy interface {
+	// AllowN decides a request of n units at now. n == 0 is a peek: allowed,
+	// changes nothing, reports the current state. It returns an error, and
+	// changes nothing, when n is negative.
+	AllowN(now Instant, n int) (Decision, error)
+	// State returns a read-only view of the state at now, for drawing and
+	// explaining. It changes nothing.
+	State(now Instant) State
+	// Fresh reports whether the state at now equals that of a newly created
+	// strategy with the same parameters, so that replacing it by a new one
+	// would change no later decision.
+	Fresh(now Instant) bool
+	// Kind names the algorithm.
+	Kind() Kind
+}
+
+// State is a read-only view of a strategy's state at one instant. Only the
+// fields of its Kind are set.
+type State struct {
+	Kind Kind
+	// Limit is the burst, capacity or window limit.
+	Limit int
+	// Tokens is the fractional number of tokens in the bucket (token bucket,
+	// GCRA), between 0 and Limit.
+	Tokens float64
+	// Rate is the refill rate in tokens per second (token bucket, GCRA) or
+	// the leak rate in units per second (leaky bucket).
+	Rate float64
+	// Level is the fractional water level of a leaky bucket, between 0 and
+	// Limit.
+	Level float64
+	// TAT is GCRA's theoretical arrival time: the instant at which the bucket
+	// would be full again. It is at or before now when the bucket is full.
+	TAT Instant
+	// EmissionInterval is GCRA's time per token (1/rate); Tolerance is
+	// burst × emission interval. Both are 0 for rate 0 or +Inf.
+	EmissionInterval, Tolerance time.Duration
+	// Window is the window length of the window strategies.
+	Window time.Duration
+	// WindowStart is the start of the current window (fixed window,
+	// sliding window counter).
+	WindowStart Instant
+	// Count is the number of units admitted in the current window (fixed
+	// window, sliding window counter) or within the window (sliding window
+	// log). Previous is the sliding window counter's count of the previous
+	// window (0 when that window is not the one just before).
+	Count, Previous int
+	// Weighted is the sliding window counter's estimate
+	// Previous × (Window − elapsed)/Window + Count.
+	Weighted float64
+	// Log holds the sliding window log's entries still in the window, oldest
+	// first (one entry per admitted unit).
+	Log []Instant
+}
+
+// Clock gives the current instant. The default clock is monotonic.
+type Clock interface {
+	Now() Instant
+}
+
+type monotonicClock struct{ origin time.Time }
+
+func (c monotonicClock) Now() Instant { return time.Since(c.origin) }
+
+// NewMonotonicClock returns a clock whose origin is the moment of the call. It
+// reads Go's monotonic clock, so wall-clock jumps (NTP, daylight saving, an
+// operator setting the date) never move it.
+func NewMonotonicClock() Clock { return monotonicClock{origin: time.Now()} }
+
+// ManualClock is a clock that moves only when told to: for tests and
+// simulations. Its zero value reads instant 0. It is safe for concurrent use.
+type ManualClock struct {
+	mu  sync.Mutex
+	now Instant
+}
+
+// Now returns the clock's current instant.
+func (c *ManualClock) Now() Instant {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Set moves the clock to t (which may be earlier than now: a demonstration of
+// a clock that jumps back; limiters never run backwards whatever the clock
+// does).
+func (c *ManualClock) Set(t Instant) {
+	c.mu.Lock()
+	c.now = t
+	c.mu.Unlock()
+}
+
+// Advance moves the clock forward by d and returns the new instant.
+func (c *ManualClock) Advance(d time.Duration) Instant {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now += d
+	return c.now
+}
+
+// ErrInvalid is wrapped by every parameter error of this package, so callers
+// can test errors.Is(err, limiter.ErrInvalid).
+var ErrInvalid = errors.New("invalid parameter")
+
+type paramError struct{ msg string }
+
+func (e *paramError) Error() string { return "limiter: " + e.msg }
+func (e *paramError) Unwrap() error { return ErrInvalid }
+
+func errorf(format string, args ...any) error {
+	return &paramError{msg: fmt.Sprintf(format, args...)}
+}
+
+func checkN(n int) error {
+	if n < 0 {
+		return errorf("n %d is negative; want >= 0", n)
+	}
+	return nil
+}
+
+// maxUnits bounds every product the strategies compute, so that sums of two or
+// three such values never overflow int64.
+const maxUnits = math.MaxInt64 / 4
+
+func ceilDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a > 0) == (b > 0) {
+		q++
+	}
+	return q
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}

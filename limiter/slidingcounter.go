@@ -1,0 +1,172 @@
+package limiter
+
+import (
+	"sync"
+	"time"
+)
+
+// SlidingWindowCounter is the sliding window counter (the approximation
+// Cloudflare describes for its rate limiting): fixed windows aligned like
+// [FixedWindow]'s, and an estimate of the sliding window that weights the
+// previous window's count by how much of it the sliding window still covers.
+// A request of n at elapsed time e into the current window is admitted when
+//
+//	prev × (window − e) + (curr + n) × window ≤ limit × window
+//
+// computed in integers, where prev is 0 unless the previous window is the one
+// just before. Only admitted units are counted, so a flood of denied requests
+// does not lock a client out of the next window. It admits at most
+// 2 × limit − 1 in any window length, with two counters of memory.
+type SlidingWindowCounter struct {
+	mu     sync.Mutex
+	limit  int64
+	window time.Duration
+	used   bool
+	last   Instant
+	index  int64 // window number of curr
+	curr   int64
+	prev   int64 // count of window index−1
+}
+
+// NewSlidingWindowCounter returns a sliding window counter. limit is the most
+// units admitted per sliding window, ≥ 1; window is the window length, ≥ 1 ns.
+// It returns an error naming the parameter when either is out of range or
+// when limit × window overflows.
+func NewSlidingWindowCounter(limit int, window time.Duration) (*SlidingWindowCounter, error) {
+	if err := checkWindow(limit, window); err != nil {
+		return nil, err
+	}
+	return &SlidingWindowCounter{limit: int64(limit), window: window}, nil
+}
+
+// Kind returns KindSlidingWindowCounter.
+func (sc *SlidingWindowCounter) Kind() Kind { return KindSlidingWindowCounter }
+
+// counts is the counter's state brought to one instant.
+type counts struct {
+	at                 Instant
+	index, curr, prev  int64
+	elapsed, window, l int64
+}
+
+func (sc *SlidingWindowCounter) at(now Instant) counts {
+	if sc.used && now < sc.last {
+		now = sc.last
+	}
+	w := int64(sc.window)
+	c := counts{at: now, index: floorDiv(int64(now), w), window: w, l: sc.limit}
+	c.elapsed = int64(now) - c.index*w
+	if sc.used {
+		switch c.index {
+		case sc.index:
+			c.curr, c.prev = sc.curr, sc.prev
+		case sc.index + 1:
+			c.prev = sc.curr
+		}
+	}
+	return c
+}
+
+// fits reports whether n more units fit at elapsed time e into the window.
+func (c counts) fits(n, e int64) bool {
+	return c.prev*(c.window-e)+(c.curr+n)*c.window <= c.l*c.window
+}
+
+// retryAfter is the earliest wait after which n fits, for n ≤ limit.
+func (c counts) retryAfter(n int64) time.Duration {
+	w := c.window
+	// Later in the current window, while prev's weight shrinks.
+	if c.curr+n <= c.l && c.prev > 0 {
+		e := w - floorDiv((c.l-c.curr-n)*w, c.prev)
+		if e < w {
+			return time.Duration(e - c.elapsed)
+		}
+	}
+	// In the next window, where curr becomes the weighted previous count; at
+	// the start of the one after, nothing is weighted any more.
+	x := int64(0)
+	if c.curr > 0 {
+		x = w - floorDiv((c.l-n)*w, c.curr)
+	}
+	return time.Duration(w - c.elapsed + x)
+}
+
+// AllowN decides a request of n units at now; see [Strategy].
+func (sc *SlidingWindowCounter) AllowN(now Instant, n int) (Decision, error) {
+	if err := checkN(n); err != nil {
+		return Decision{}, err
+	}
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	c := sc.at(now)
+	n64 := int64(n)
+	d := Decision{Limit: int(sc.limit)}
+	switch {
+	case n64 > sc.limit:
+		d.RetryAfter = Never
+	case !c.fits(n64, c.elapsed):
+		d.RetryAfter = c.retryAfter(n64)
+	default:
+		d.Allowed = true
+		c.curr += n64
+		if n > 0 {
+			sc.used, sc.last, sc.index, sc.curr, sc.prev = true, c.at, c.index, c.curr, c.prev
+		}
+	}
+	// Remaining: the most r with fits(r) at this instant.
+	d.Remaining = int(max(floorDiv(c.l*c.window-c.prev*(c.window-c.elapsed), c.window)-c.curr, 0))
+	switch {
+	case c.curr > 0:
+		d.ResetAfter = time.Duration(2*c.window - c.elapsed)
+	case c.prev > 0:
+		d.ResetAfter = time.Duration(c.window - c.elapsed)
+	}
+	return d, nil
+}
+
+// State returns the current window's start, Count, the Previous window's
+// count and the Weighted estimate at now.
+func (sc *SlidingWindowCounter) State(now Instant) State {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	c := sc.at(now)
+	return State{Kind: KindSlidingWindowCounter, Limit: int(sc.limit), Window: sc.window,
+		WindowStart: time.Duration(c.index * c.window), Count: int(c.curr), Previous: int(c.prev),
+		Weighted: float64(c.prev)*float64(c.window-c.elapsed)/float64(c.window) + float64(c.curr)}
+}
+
+// Fresh reports whether both counts that matter at now are 0.
+func (sc *SlidingWindowCounter) Fresh(now Instant) bool {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	c := sc.at(now)
+	return c.curr == 0 && c.prev == 0
+}
+
+// SetLimit changes the limit at now; both counts are kept.
+func (sc *SlidingWindowCounter) SetLimit(now Instant, limit int) error {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if err := checkWindow(limit, sc.window); err != nil {
+		return err
+	}
+	sc.limit = int64(limit)
+	return nil
+}
+
+// SetWindow changes the window length at now. Windows are re-aligned to the
+// new length; the counts reached at now are kept as those of the new window
+// that contains now and the one before it.
+func (sc *SlidingWindowCounter) SetWindow(now Instant, window time.Duration) error {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if err := checkWindow(int(sc.limit), window); err != nil {
+		return err
+	}
+	c := sc.at(now)
+	sc.window = window
+	if sc.used {
+		sc.last, sc.index, sc.curr, sc.prev = c.at, floorDiv(int64(c.at), int64(window)), c.curr, c.prev
+	}
+	return nil
+}

@@ -1,0 +1,148 @@
+package limiter
+
+import "sync"
+
+// TokenBucket is the token bucket algorithm: a bucket of burst tokens that
+// starts full and refills continuously at rate tokens per second, up to
+// burst. A request of n is admitted when n tokens are in the bucket, and takes
+// them. It allows bursts of up to burst requests and a sustained rate of rate
+// per second. Memory: a few words per limiter; each decision is O(1).
+//
+// Arithmetic is exact: the rate is held as a fraction of whole numbers and
+// time in integer nanoseconds, so decisions match exact arithmetic on
+// millisecond inputs (at rate 3/s, 3 tokens are back after exactly 1 s).
+type TokenBucket struct {
+	mu   sync.Mutex
+	m    bucketMath
+	rate float64
+	used bool    // false until the first admitted request
+	last Instant // latest instant admitted at
+	debt int64   // tokens missing from a full bucket, in m.unit per token
+}
+
+// NewTokenBucket returns a full token bucket.
+//
+// rate is in tokens per second, ≥ 0 and ≤ 1e9 (an emission interval of at
+// least 1 ns), or math.Inf(1) to allow everything; 0 means the initial burst
+// is spent once and never refilled. burst is the bucket size in tokens, ≥ 0;
+// with burst 0 and a finite rate, no request of n ≥ 1 is ever allowed. It
+// returns an error naming the parameter when rate is NaN, negative or above
+// 1e9, when burst is negative, or when burst × the rate's denominator would
+// overflow the exact arithmetic.
+func NewTokenBucket(rate float64, burst int) (*TokenBucket, error) {
+	m, err := newBucketMath(rate, burst)
+	if err != nil {
+		return nil, err
+	}
+	return &TokenBucket{m: m, rate: rate}, nil
+}
+
+// Kind returns KindTokenBucket.
+func (tb *TokenBucket) Kind() Kind { return KindTokenBucket }
+
+// Rate returns the refill rate in tokens per second.
+func (tb *TokenBucket) Rate() float64 {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return tb.rate
+}
+
+// Burst returns the bucket size in tokens.
+func (tb *TokenBucket) Burst() int {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return int(tb.m.burst)
+}
+
+// at returns the instant a request stamped now is evaluated at, and the debt
+// then.
+func (tb *TokenBucket) at(now Instant) (Instant, int64) {
+	if !tb.used {
+		return now, 0
+	}
+	if now < tb.last {
+		now = tb.last
+	}
+	return now, tb.m.pay(tb.debt, now-tb.last)
+}
+
+// AllowN decides a request of n tokens at now; see [Strategy].
+func (tb *TokenBucket) AllowN(now Instant, n int) (Decision, error) {
+	if err := checkN(n); err != nil {
+		return Decision{}, err
+	}
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	at, debt := tb.at(now)
+	d, debt := tb.m.decide(debt, n)
+	if d.Allowed && n > 0 {
+		tb.used, tb.last, tb.debt = true, at, debt
+	}
+	return d, nil
+}
+
+// State returns the bucket at now: Tokens, Limit (burst) and Rate.
+func (tb *TokenBucket) State(now Instant) State {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	_, debt := tb.at(now)
+	return State{Kind: KindTokenBucket, Limit: int(tb.m.burst), Tokens: tb.m.tokens(debt), Rate: tb.rate}
+}
+
+// Fresh reports whether the bucket is full at now.
+func (tb *TokenBucket) Fresh(now Instant) bool {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	_, debt := tb.at(now)
+	return debt == 0
+}
+
+// SetRate changes the refill rate at now: tokens accrue at the old rate up to
+// now, then at the new one. The tokens in the bucket are kept (a fraction is
+// rounded down, never up). It returns an error, and changes nothing, for a
+// rate NewTokenBucket would reject.
+func (tb *TokenBucket) SetRate(now Instant, rate float64) error {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	m, err := newBucketMath(rate, int(tb.m.burst))
+	if err != nil {
+		return err
+	}
+	tb.reconfigure(now, m)
+	tb.rate = rate
+	return nil
+}
+
+// SetBurst changes the bucket size at now: tokens accrue under the old
+// parameters up to now, then the tokens held are clamped to the new burst (a
+// larger burst adds no tokens; they refill at the rate). It returns an error,
+// and changes nothing, for a burst NewTokenBucket would reject.
+func (tb *TokenBucket) SetBurst(now Instant, burst int) error {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	m, err := newBucketMath(tb.rate, burst)
+	if err != nil {
+		return err
+	}
+	tb.reconfigure(now, m)
+	return nil
+}
+
+func (tb *TokenBucket) reconfigure(now Instant, m bucketMath) {
+	if tb.used {
+		at, debt := tb.at(now)
+		tb.last, tb.debt = at, convertDebt(tb.m, m, debt)
+	}
+	tb.m = m
+}
+
+// convertDebt keeps the tokens held across a change of parameters, clamped to
+// the new burst.
+func convertDebt(from, to bucketMath, debt int64) int64 {
+	if from.inf || to.inf {
+		return 0
+	}
+	debt = rebase(debt, from.unit, to.unit)   // same tokens missing, new unit
+	debt += (to.burst - from.burst) * to.unit // same tokens held under the new burst
+	return min(max(debt, 0), to.full())
+}
