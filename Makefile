@@ -1,0 +1,59 @@
+# Rate limiter playground: see README.md.
+GO        ?= go
+ADDR      ?= 127.0.0.1:8000
+GOROOT    := $(shell $(GO) env GOROOT)
+WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
+# Each property (fuzz) target runs this many random traces in `make test`.
+FUZZ_RUNS ?= 2000
+FUZZ_TARGETS = $(shell grep -ho '^func Fuzz[A-Za-z0-9_]*' limiter/*_test.go | sed 's/^func //')
+
+.PHONY: all build run test deps vet unit wasm-test fuzz e2e clean
+
+all: build
+
+## build: compile the playground to web/app.wasm (plus a gzip copy) and the server to bin/server
+build:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/app.wasm ./app
+	gzip -9 -k -f web/app.wasm
+	$(GO) build -trimpath -o bin/server ./app
+
+## run: build, then serve the playground at http://$(ADDR)
+run: build
+	./bin/server -addr $(ADDR)
+
+## test: install what the tests need, then vet, unit, wasm, property and browser tests
+test: deps vet unit wasm-test fuzz e2e
+
+## deps: Debian's Chromium for the browser tests (apt-get, only when missing)
+deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing chromium with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@command -v chromium >/dev/null 2>&1 || { echo "chromium is missing and could not be installed"; exit 1; }
+	$(GO) mod download
+
+vet:
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./limiter/... ./app/...
+
+## unit: every Go test natively, with the race detector (browser tests run in `e2e`)
+unit:
+	$(GO) test -race -count=1 ./...
+
+## wasm-test: the limiter's tests compiled to js/wasm and run under Node
+wasm-test:
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" ./limiter/...
+
+## fuzz: each property test of limiter/ on FUZZ_RUNS random traces
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "fuzz $$t ($(FUZZ_RUNS) traces)"; \
+	  $(GO) test ./limiter -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZ_RUNS)x || exit 1; \
+	done
+
+## e2e: the playground end to end in headless Chromium (builds first)
+e2e: build
+	$(GO) test -count=1 -tags e2e -v ./app/e2e/
+
+clean:
+	rm -rf bin web/app.wasm web/app.wasm.gz testout
