@@ -1,0 +1,114 @@
+// Command benchtable reads `go test -bench` output (several -count runs) on
+// standard input and prints, for each benchmark group, ours beside each peer:
+// the median of each (with its 95% confidence interval, from
+// golang.org/x/perf/benchmath) and the ratio of the medians, ours / peer.
+//
+// Sub-benchmarks are named <group>/<implementation>; ours start with "ours".
+// An implementation ending in "-<N>proc" is compared only with peers of the
+// same suffix. Besides sec/op it reports any custom unit such as B/key.
+package main
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchmath"
+)
+
+type key struct{ group, impl, unit string }
+
+var procSuffix = regexp.MustCompile(`-\d+proc$`)
+
+func main() {
+	values := map[key][]float64{}
+	var order []key
+	r := benchfmt.NewReader(os.Stdin, "stdin")
+	for r.Scan() {
+		res, ok := r.Result().(*benchfmt.Result)
+		if !ok {
+			continue
+		}
+		base, parts := res.Name.Parts()
+		if len(parts) == 0 {
+			continue
+		}
+		impl := strings.TrimPrefix(string(parts[0]), "/")
+		for _, v := range res.Values {
+			if v.Unit != "sec/op" && v.Unit != "B/key" && v.Unit != "allocs/op" {
+				continue
+			}
+			k := key{string(base), impl, v.Unit}
+			if _, seen := values[k]; !seen {
+				order = append(order, k)
+			}
+			values[k] = append(values[k], v.Value)
+		}
+	}
+	if err := r.Err(); err != nil {
+		fmt.Fprintln(os.Stderr, "benchtable:", err)
+		os.Exit(1)
+	}
+	if len(order) == 0 {
+		fmt.Fprintln(os.Stderr, "benchtable: no benchmark results on standard input")
+		os.Exit(1)
+	}
+	thresholds := benchmath.DefaultThresholds
+	summary := func(k key) benchmath.Summary {
+		return benchmath.AssumeNothing.Summary(benchmath.NewSample(values[k], &thresholds), 0.95)
+	}
+	fmt.Printf("%-22s %-28s %-9s %18s  %-24s %18s  %7s\n", "benchmark", "ours", "unit", "ours (median)", "peer", "peer (median)", "ratio")
+	for _, unit := range []string{"sec/op", "B/key", "allocs/op"} {
+		groups := map[string][]key{}
+		var names []string
+		for _, k := range order {
+			if k.unit != unit {
+				continue
+			}
+			if _, ok := groups[k.group]; !ok {
+				names = append(names, k.group)
+			}
+			groups[k.group] = append(groups[k.group], k)
+		}
+		for _, g := range names {
+			var ours, peers []key
+			for _, k := range groups[g] {
+				if strings.HasPrefix(k.impl, "ours") {
+					ours = append(ours, k)
+				} else {
+					peers = append(peers, k)
+				}
+			}
+			sort.SliceStable(ours, func(i, j int) bool { return ours[i].impl < ours[j].impl })
+			for _, o := range ours {
+				so := summary(o)
+				printed := false
+				for _, p := range peers {
+					if procSuffix.FindString(o.impl) != procSuffix.FindString(p.impl) {
+						continue
+					}
+					sp := summary(p)
+					ratio := "-"
+					if sp.Center != 0 {
+						ratio = fmt.Sprintf("%.2fx", so.Center/sp.Center)
+					}
+					fmt.Printf("%-22s %-28s %-9s %18s  %-24s %18s  %7s\n", g, o.impl, unit, format(so, unit), p.impl, format(sp, unit), ratio)
+					printed = true
+				}
+				if !printed {
+					fmt.Printf("%-22s %-28s %-9s %18s  %-24s %18s  %7s\n", g, o.impl, unit, format(so, unit), "", "", "")
+				}
+			}
+		}
+	}
+}
+
+func format(s benchmath.Summary, unit string) string {
+	if unit == "sec/op" {
+		return fmt.Sprintf("%.1fns ±%s", s.Center*1e9, strings.TrimSpace(s.PctRangeString()))
+	}
+	return fmt.Sprintf("%.1f", s.Center)
+}
