@@ -1,0 +1,543 @@
+package sim
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/ratelab/ratelab/limiter"
+)
+
+// MaxLanes is the most lanes a lab holds.
+const MaxLanes = 6
+
+// MaxClients is the most named clients a setup holds (a trace may bring
+// more).
+const MaxClients = 16
+
+// MaxBurst is the most requests one Fire sends.
+const MaxBurst = 1000
+
+// MaxManual is the most manual requests a run remembers (they are replayed
+// by the scrubber); Fire beyond it returns an error until Reset.
+const MaxManual = 100000
+
+// Setup is everything that determines a run: lanes, clients and their
+// traffic, the seed, the speed, the built-in trace, and the worst-case
+// window. It round-trips through a URL (Values, DecodeSetup).
+type Setup struct {
+	Lanes   []LaneSpec
+	Clients []Client
+	Seed    uint64
+	Speed   float64
+	// Trace names a built-in trace replayed with the clients' traffic ("" for
+	// none; "nasa" for the NASA 1995 trace). The UI loads it and passes it
+	// to New; a user's own file is not part of the link.
+	Trace string
+	// Worst is the window length W of the worst-case figure.
+	Worst time.Duration
+}
+
+// DefaultBudget is the default lanes' budget: 10 requests per second.
+const (
+	DefaultLimit  = 10
+	DefaultWindow = time.Second
+)
+
+// DefaultSetup returns the lab's opening setup: fixed window, sliding
+// window log and token bucket on the same budget (10 per second), one client
+// "alice" sending 8 requests per second (Poisson), seed 1, speed 1×, worst
+// case over 1 s.
+func DefaultSetup() Setup {
+	return Setup{
+		Lanes:   DefaultLanes(),
+		Clients: DefaultClients(),
+		Seed:    1,
+		Speed:   1,
+		Worst:   DefaultWindow,
+	}
+}
+
+// DefaultLanes returns the default lanes (see DefaultSetup).
+func DefaultLanes() []LaneSpec {
+	var ls []LaneSpec
+	for _, k := range []limiter.Kind{limiter.KindFixedWindow, limiter.KindSlidingWindowLog, limiter.KindTokenBucket} {
+		c, _ := SameBudget(k, DefaultLimit, DefaultWindow)
+		ls = append(ls, LaneSpec{Config: c})
+	}
+	return ls
+}
+
+// DefaultClients returns the default clients (see DefaultSetup).
+func DefaultClients() []Client {
+	return []Client{{Name: "alice", Pattern: Pattern{Kind: PatternPoisson, Rate: 8}, Weight: 1}}
+}
+
+// Validate returns the first thing wrong with s, naming the part.
+func (s Setup) Validate() error {
+	if len(s.Lanes) > MaxLanes {
+		return fmt.Errorf("lanes: %d lanes; want at most %d", len(s.Lanes), MaxLanes)
+	}
+	for i, l := range s.Lanes {
+		if err := l.validate(); err != nil {
+			return fmt.Errorf("lane %d: %w", i+1, err)
+		}
+	}
+	if len(s.Clients) > MaxClients {
+		return fmt.Errorf("clients: %d clients; want at most %d", len(s.Clients), MaxClients)
+	}
+	seen := map[string]bool{}
+	for i, c := range s.Clients {
+		if err := c.validate(); err != nil {
+			return fmt.Errorf("client %d: %w", i+1, err)
+		}
+		if !isWord(c.Name) {
+			return fmt.Errorf("client %d: name %q is not a word; want letters, digits, '-' or '_'", i+1, c.Name)
+		}
+		if c.Tier != "" && !isWord(c.Tier) {
+			return fmt.Errorf("client %d: tier %q is not a word; want letters, digits, '-' or '_'", i+1, c.Tier)
+		}
+		if seen[c.Name] {
+			return fmt.Errorf("client %d: name %q is used twice; want distinct names", i+1, c.Name)
+		}
+		seen[c.Name] = true
+	}
+	if err := checkSpeed(s.Speed); err != nil {
+		return fmt.Errorf("speed: %w", err)
+	}
+	if s.Worst <= 0 {
+		return fmt.Errorf("worst: window %v is not positive; want > 0", s.Worst)
+	}
+	return nil
+}
+
+func (s Setup) clone() Setup {
+	s.Lanes = append([]LaneSpec(nil), s.Lanes...)
+	for i := range s.Lanes {
+		s.Lanes[i] = s.Lanes[i].clone()
+	}
+	s.Clients = append([]Client(nil), s.Clients...)
+	return s
+}
+
+// Options tune a lab's memory; the zero value gives the defaults.
+type Options struct {
+	// History is the number of decisions each lane remembers; 0 means 512.
+	History int
+	// ChartBucket is the width of a chart bucket; 0 means 100 ms.
+	ChartBucket time.Duration
+	// ChartLen is the number of closed chart buckets each lane keeps; 0
+	// means 600 (one minute of 100 ms buckets).
+	ChartLen int
+}
+
+func (o Options) withDefaults() Options {
+	if o.History <= 0 {
+		o.History = 512
+	}
+	if o.ChartBucket <= 0 {
+		o.ChartBucket = 100 * time.Millisecond
+	}
+	if o.ChartLen <= 0 {
+		o.ChartLen = 600
+	}
+	return o
+}
+
+// Lab runs one stream of requests through up to MaxLanes lanes. All lanes
+// receive exactly the same requests at the same instants, in the same order.
+// A Lab is used from one goroutine.
+type Lab struct {
+	setup Setup
+	opts  Options
+	trace *Trace
+	clock *Clock
+
+	lanes     []*Lane
+	src       *Source
+	manual    []Event
+	processed int // events decided so far (each by every lane)
+
+	ids   map[string]int    // client → id, in order of first request
+	names []string          // id → client
+	tiers map[string]string // client → tier
+	focus string
+	// horizon is the instant the lab is moving to (charts skip sampling
+	// buckets that will be overwritten before it).
+	horizon Instant
+
+	// OnDecision, when set, is called for every decision of every lane, in
+	// order (lane index, then the record).
+	OnDecision func(lane int, r Record)
+}
+
+// New returns a lab for s at instant 0, with trace's requests (nil for none)
+// merged into the clients' traffic. It returns an error naming the part of s
+// that is wrong.
+func New(s Setup, trace *Trace, opts Options) (*Lab, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	l := &Lab{setup: s.clone(), opts: opts.withDefaults(), trace: trace, clock: NewClock()}
+	l.clock.speed = s.Speed
+	if err := l.restart(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// restart rebuilds everything at instant 0, keeping manual events.
+func (l *Lab) restart() error {
+	l.tiers = map[string]string{}
+	for _, c := range l.setup.Clients {
+		l.tiers[c.Name] = c.Tier
+	}
+	l.ids, l.names = map[string]int{}, nil
+	if l.focus == "" {
+		if len(l.setup.Clients) > 0 {
+			l.focus = l.setup.Clients[0].Name
+		} else if l.trace != nil && len(l.trace.Clients) > 0 {
+			l.focus = l.trace.Clients[0]
+		}
+	}
+	l.lanes = l.lanes[:0]
+	for _, spec := range l.setup.Lanes {
+		ln, err := newLane(l, spec)
+		if err != nil {
+			return err
+		}
+		l.lanes = append(l.lanes, ln)
+	}
+	src, err := l.newSource()
+	if err != nil {
+		return err
+	}
+	l.src, l.processed = src, 0
+	return nil
+}
+
+func (l *Lab) newSource() (*Source, error) {
+	return NewSource(l.setup.Clients, l.setup.Seed, l.trace, l.manual)
+}
+
+// Clock returns the lab's clock (for speed and pause; move time with the
+// lab's Tick, Step and StepRequest).
+func (l *Lab) Clock() *Clock { return l.clock }
+
+// Now returns the lab's current instant.
+func (l *Lab) Now() Instant { return l.clock.now }
+
+// Setup returns the lab's current setup, with its lanes and speed.
+func (l *Lab) Setup() Setup {
+	s := l.setup.clone()
+	s.Speed = l.clock.speed
+	return s
+}
+
+// Options returns the lab's options, with defaults filled in.
+func (l *Lab) Options() Options { return l.opts }
+
+// Trace returns the trace replayed with the clients' traffic, or nil.
+func (l *Lab) Trace() *Trace { return l.trace }
+
+// Lanes returns the lanes, in order. The slice is the lab's: do not modify.
+func (l *Lab) Lanes() []*Lane { return l.lanes }
+
+// Clients returns every client that has sent a request, in order of first
+// request.
+func (l *Lab) Clients() []string { return l.names }
+
+// Processed returns the number of requests decided so far.
+func (l *Lab) Processed() int { return l.processed }
+
+// Focus returns the client whose state the charts sample.
+func (l *Lab) Focus() string { return l.focus }
+
+// SetFocus chooses the client whose state the charts sample, and rebuilds
+// the charts by replaying the run so far.
+func (l *Lab) SetFocus(client string) error {
+	l.focus = client
+	return l.rebuild()
+}
+
+// AdvanceTo decides every request due at or before t, in order, and moves
+// the clock to t (never backwards: an earlier t moves nothing).
+func (l *Lab) AdvanceTo(t Instant) error {
+	if t < l.clock.now {
+		return nil
+	}
+	l.horizon = t
+	for {
+		e, ok := l.src.Peek()
+		if !ok || e.At > t {
+			break
+		}
+		l.src.pop()
+		if err := l.process(e); err != nil {
+			return err
+		}
+	}
+	for _, ln := range l.lanes {
+		ln.roll(t, l.focus)
+	}
+	l.clock.now = t
+	return nil
+}
+
+// Tick counts real elapsed time on the clock (see Clock.Advance) and decides
+// the requests that became due.
+func (l *Lab) Tick(real time.Duration) error { return l.AdvanceTo(l.clock.Advance(real)) }
+
+// Step moves simulated time forward by d (100 ms, say), paused or not.
+func (l *Lab) Step(d time.Duration) error {
+	if d < 0 {
+		return fmt.Errorf("step %v is negative; want >= 0", d)
+	}
+	return l.AdvanceTo(l.clock.now + d)
+}
+
+// StepRequest moves the clock to the next request and decides it alone
+// (other requests at the same instant wait for the next step). It returns
+// false when no request is left.
+func (l *Lab) StepRequest() (Event, bool, error) {
+	e, ok := l.src.Peek()
+	if !ok {
+		return Event{}, false, nil
+	}
+	l.src.pop()
+	at := max(e.At, l.clock.now)
+	l.horizon = at
+	for _, ln := range l.lanes {
+		ln.roll(at, l.focus)
+	}
+	l.clock.now = at
+	return e, true, l.process(e)
+}
+
+// Fire sends count requests of 1 unit for client at the current instant
+// (a click, or Burst ×N), decided after everything already due.
+func (l *Lab) Fire(client string, count int) error {
+	if client == "" {
+		return errors.New("fire: client is empty; want a name")
+	}
+	if count < 1 || count > MaxBurst {
+		return fmt.Errorf("fire: count %d is out of range; want 1 to %d", count, MaxBurst)
+	}
+	if len(l.manual)+count > MaxManual {
+		return fmt.Errorf("fire: more than %d manual requests in this run; reset to send more", MaxManual)
+	}
+	for range count {
+		l.manual = append(l.manual, Event{At: l.clock.now, Client: client, N: 1})
+	}
+	l.src.manual = l.manual
+	return l.AdvanceTo(l.clock.now)
+}
+
+// process decides e in every lane.
+func (l *Lab) process(e Event) error {
+	id, ok := l.ids[e.Client]
+	if !ok {
+		id = len(l.names)
+		l.ids[e.Client] = id
+		l.names = append(l.names, e.Client)
+	}
+	for i, ln := range l.lanes {
+		ln.roll(e.At, l.focus)
+		r, err := ln.decide(e, id)
+		if err != nil {
+			return fmt.Errorf("lane %d: %w", i+1, err)
+		}
+		if l.OnDecision != nil {
+			l.OnDecision(i, r)
+		}
+	}
+	l.processed++
+	return nil
+}
+
+// Reset starts the run over at instant 0: no decisions, no manual requests.
+// Speed and pause are kept.
+func (l *Lab) Reset() error {
+	l.manual = nil
+	l.clock.Reset()
+	return l.restart()
+}
+
+// At returns a new lab rebuilt as this one was at instant t (0 ≤ t ≤ now),
+// by replaying the same setup, trace and manual requests from instant 0 up
+// to t: limiters never run backwards. Manual requests after t are not in
+// the copy, so resuming from it continues from t. The copy is paused.
+func (l *Lab) At(t Instant) (*Lab, error) {
+	if t < 0 || t > l.clock.now {
+		return nil, fmt.Errorf("scrub: instant %v is out of range; want 0 to %v", t, l.clock.now)
+	}
+	c := &Lab{setup: l.setup.clone(), opts: l.opts, trace: l.trace, clock: NewClock(), focus: l.focus}
+	c.clock.speed, c.clock.paused = l.clock.speed, true
+	for _, e := range l.manual {
+		if e.At > t {
+			break
+		}
+		c.manual = append(c.manual, e)
+	}
+	if err := c.restart(); err != nil {
+		return nil, err
+	}
+	return c, c.AdvanceTo(t)
+}
+
+// rebuild replays the run so far (the same number of requests, then the
+// clock's instant) into fresh lanes, keeping the clock.
+func (l *Lab) rebuild() error {
+	now, n := l.clock.now, l.processed
+	if err := l.restart(); err != nil {
+		return err
+	}
+	l.horizon = now
+	for range n {
+		e, ok := l.src.pop()
+		if !ok {
+			break
+		}
+		if err := l.process(e); err != nil {
+			return err
+		}
+	}
+	for _, ln := range l.lanes {
+		ln.roll(now, l.focus)
+	}
+	return nil
+}
+
+// AddLane appends a lane, replayed so far so that it has seen exactly the
+// requests the other lanes have.
+func (l *Lab) AddLane(spec LaneSpec) error {
+	if len(l.setup.Lanes) >= MaxLanes {
+		return fmt.Errorf("lanes: already %d lanes; want at most %d", len(l.setup.Lanes), MaxLanes)
+	}
+	if err := spec.validate(); err != nil {
+		return fmt.Errorf("lane %d: %w", len(l.setup.Lanes)+1, err)
+	}
+	l.setup.Lanes = append(l.setup.Lanes, spec.clone())
+	return l.rebuild()
+}
+
+// SetLane replaces lane i's strategy and replays the run so far through it,
+// as if it had had these parameters from the start (every lane keeps seeing
+// the same requests).
+func (l *Lab) SetLane(i int, spec LaneSpec) error {
+	if err := l.checkLane(i); err != nil {
+		return err
+	}
+	if err := spec.validate(); err != nil {
+		return fmt.Errorf("lane %d: %w", i+1, err)
+	}
+	l.setup.Lanes[i] = spec.clone()
+	return l.rebuild()
+}
+
+// DuplicateLane inserts a copy of lane i after it.
+func (l *Lab) DuplicateLane(i int) error {
+	if err := l.checkLane(i); err != nil {
+		return err
+	}
+	if len(l.setup.Lanes) >= MaxLanes {
+		return fmt.Errorf("lanes: already %d lanes; want at most %d", len(l.setup.Lanes), MaxLanes)
+	}
+	ls := l.setup.Lanes
+	ls = append(ls[:i+1], append([]LaneSpec{ls[i].clone()}, ls[i+1:]...)...)
+	l.setup.Lanes = ls
+	return l.rebuild()
+}
+
+// RemoveLane removes lane i.
+func (l *Lab) RemoveLane(i int) error {
+	if err := l.checkLane(i); err != nil {
+		return err
+	}
+	l.setup.Lanes = append(l.setup.Lanes[:i], l.setup.Lanes[i+1:]...)
+	l.lanes = append(l.lanes[:i], l.lanes[i+1:]...)
+	return nil
+}
+
+// MoveLane moves lane from to position to (both 0-based), shifting the
+// lanes in between.
+func (l *Lab) MoveLane(from, to int) error {
+	if err := l.checkLane(from); err != nil {
+		return err
+	}
+	if err := l.checkLane(to); err != nil {
+		return err
+	}
+	spec, ln := l.setup.Lanes[from], l.lanes[from]
+	l.setup.Lanes = append(l.setup.Lanes[:from], l.setup.Lanes[from+1:]...)
+	l.lanes = append(l.lanes[:from], l.lanes[from+1:]...)
+	l.setup.Lanes = append(l.setup.Lanes[:to], append([]LaneSpec{spec}, l.setup.Lanes[to:]...)...)
+	l.lanes = append(l.lanes[:to], append([]*Lane{ln}, l.lanes[to:]...)...)
+	return nil
+}
+
+func (l *Lab) checkLane(i int) error {
+	if i < 0 || i >= len(l.lanes) {
+		return fmt.Errorf("lane %d does not exist; want 1 to %d", i+1, len(l.lanes))
+	}
+	return nil
+}
+
+// SetSameBudget sets every lane, keeping its kind, to the budget "limit
+// requests per window" (see SameBudget), sets the worst-case window to
+// window, and replays the run so far. Tiers are kept unchanged.
+func (l *Lab) SetSameBudget(limit int, window time.Duration) error {
+	lanes := l.setup.clone().Lanes
+	for i := range lanes {
+		c, err := SameBudget(lanes[i].Config.Kind, limit, window)
+		if err != nil {
+			return err
+		}
+		lanes[i].Config = c
+	}
+	l.setup.Lanes, l.setup.Worst = lanes, window
+	return l.rebuild()
+}
+
+// SetTraffic replaces the clients and the seed and starts the run over (the
+// past requests would differ).
+func (l *Lab) SetTraffic(clients []Client, seed uint64) error {
+	s := l.setup.clone()
+	s.Clients, s.Seed, s.Speed = append([]Client(nil), clients...), seed, l.clock.speed
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	l.setup, l.focus = s, ""
+	return l.Reset()
+}
+
+// SetTrace replaces the replayed trace (nil for none; name is the built-in
+// trace's name for the link, "" for a user's file) and starts the run over.
+func (l *Lab) SetTrace(name string, t *Trace) error {
+	l.setup.Trace, l.trace, l.focus = name, t, ""
+	return l.Reset()
+}
+
+// RunTrace decides every request up to the trace's last one, as fast as the
+// machine allows.
+func (l *Lab) RunTrace() error { return l.AdvanceTo(max(l.trace.End(), l.clock.now)) }
+
+// ExportCSV writes the results as CSV, one row per lane and client:
+// lane,strategy,client,allowed,denied (requests), in lane order, clients in
+// order of first request, after a header.
+func (l *Lab) ExportCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"lane", "strategy", "client", "allowed", "denied"})
+	for i, ln := range l.lanes {
+		for _, name := range l.names {
+			c := ln.Client(name)
+			cw.Write([]string{strconv.Itoa(i + 1), ln.spec.Config.String(), name,
+				strconv.FormatInt(c.Allowed, 10), strconv.FormatInt(c.Denied, 10)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

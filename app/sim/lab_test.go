@@ -1,0 +1,520 @@
+package sim
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ratelab/ratelab/limiter"
+)
+
+// allKinds returns one lane per kind on the budget limit per window.
+func allKinds(t testing.TB, limit int, window time.Duration) []LaneSpec {
+	var ls []LaneSpec
+	for _, k := range limiter.Kinds {
+		c, err := SameBudget(k, limit, window)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, LaneSpec{Config: c})
+	}
+	return ls
+}
+
+func mixedSetup(t testing.TB) Setup {
+	lanes := allKinds(t, 10, time.Second)
+	pro, _ := SameBudget(limiter.KindTokenBucket, 50, time.Second)
+	lanes[0].Tiers = map[string]limiter.Config{"pro": pro}
+	return Setup{
+		Lanes: lanes,
+		Clients: []Client{
+			{Name: "alice", Pattern: Pattern{Kind: PatternPoisson, Rate: 12}, Weight: 1},
+			{Name: "bob", Pattern: Pattern{Kind: PatternOnOff, Rate: 30, On: 400 * ms, Off: 1100 * ms}, Weight: 1, Tier: "pro"},
+			{Name: "mallory", Pattern: Pattern{Kind: PatternEdge, Size: 10, Window: time.Second, Gap: 5 * ms}, Weight: 1},
+			{Name: "carol", Pattern: Pattern{Kind: PatternRamp, Rate: 1, To: 20, Ramp: 5 * time.Second}, Weight: 0.5},
+		},
+		Seed: 2024, Speed: 3, Worst: time.Second,
+	}
+}
+
+type laneDecision struct {
+	lane int
+	r    Record
+}
+
+// run drives a lab for s through uneven frames, with clicks, recording
+// every decision.
+func run(t *testing.T, s Setup, frames []time.Duration) []laneDecision {
+	lab, err := New(s, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []laneDecision
+	lab.OnDecision = func(i int, r Record) { got = append(got, laneDecision{i, r}) }
+	for i, f := range frames {
+		if err := lab.Tick(f); err != nil {
+			t.Fatal(err)
+		}
+		if i%7 == 3 {
+			if err := lab.Fire("dave", 1+i%5); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return got
+}
+
+func TestSameSeedSameDecisions(t *testing.T) {
+	s := mixedSetup(t)
+	var frames []time.Duration
+	for i := range 400 {
+		frames = append(frames, time.Duration(5+i%23)*ms)
+	}
+	a, b := run(t, s, frames), run(t, s, frames)
+	if len(a) < 6*900 {
+		t.Fatalf("only %d decisions; want a busy run", len(a))
+	}
+	if len(a) != len(b) {
+		t.Fatalf("runs made %d and %d decisions", len(a), len(b))
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("decision %d differs: %+v vs %+v", i, a[i], b[i])
+		}
+	}
+	// Every lane saw the same requests in the same order.
+	var reqs [6][]Event
+	for _, d := range a {
+		reqs[d.lane] = append(reqs[d.lane], Event{d.r.At, d.r.Client, d.r.N})
+	}
+	for i := 1; i < 6; i++ {
+		if !reflect.DeepEqual(reqs[0], reqs[i]) {
+			t.Errorf("lane %d saw other requests than lane 1", i+1)
+		}
+	}
+	// Another seed changes the decisions.
+	s.Seed++
+	if c := run(t, s, frames); reflect.DeepEqual(a, c) {
+		t.Error("another seed gave the same decisions")
+	}
+}
+
+func TestTiersPerClient(t *testing.T) {
+	s := mixedSetup(t)
+	lab, err := New(s, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.AdvanceTo(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if got := lab.Lanes()[0].State(lab.Now(), "bob").Limit; got != 50 {
+		t.Errorf("bob's (pro) limit in lane 1 = %d; want 50", got)
+	}
+	if got := lab.Lanes()[0].State(lab.Now(), "alice").Limit; got != 10 {
+		t.Errorf("alice's limit in lane 1 = %d; want 10", got)
+	}
+	if got := lab.Lanes()[1].State(lab.Now(), "bob").Limit; got != 10 {
+		t.Errorf("bob's limit in lane 2 (no tiers) = %d; want 10", got)
+	}
+}
+
+func TestSameBudget(t *testing.T) {
+	want := map[limiter.Kind]limiter.Config{
+		limiter.KindTokenBucket:          {Kind: limiter.KindTokenBucket, Rate: 2.5, Burst: 25},
+		limiter.KindGCRA:                 {Kind: limiter.KindGCRA, Rate: 2.5, Burst: 25},
+		limiter.KindLeakyBucket:          {Kind: limiter.KindLeakyBucket, Capacity: 25, LeakInterval: 400 * ms},
+		limiter.KindFixedWindow:          {Kind: limiter.KindFixedWindow, Limit: 25, Window: 10 * time.Second},
+		limiter.KindSlidingWindowLog:     {Kind: limiter.KindSlidingWindowLog, Limit: 25, Window: 10 * time.Second},
+		limiter.KindSlidingWindowCounter: {Kind: limiter.KindSlidingWindowCounter, Limit: 25, Window: 10 * time.Second},
+	}
+	for k, w := range want {
+		got, err := SameBudget(k, 25, 10*time.Second)
+		if err != nil || got != w {
+			t.Errorf("SameBudget(%s, 25, 10s) = %+v, %v; want %+v", k, got, err, w)
+		}
+	}
+	if c, _ := SameBudget(limiter.KindLeakyBucket, 3, time.Second); c.LeakInterval != 333333333 {
+		t.Errorf("leak interval for 3 per 1s = %d; want 333333333 (truncated)", c.LeakInterval)
+	}
+	if _, err := SameBudget(limiter.KindFixedWindow, 0, time.Second); err == nil || err.Error() != "same budget: limit 0 is below 1; want >= 1" {
+		t.Errorf("SameBudget limit 0 error = %v", err)
+	}
+}
+
+// TestWorstCaseWindowEdge runs the window-edge attack (bursts of 10 at
+// 990 ms and 1 s, 2.99 s and 3 s, …) for 10 s through all six kinds on the
+// same budget, 10 per second.
+func TestWorstCaseWindowEdge(t *testing.T) {
+	s := Setup{
+		Lanes:   allKinds(t, 10, time.Second),
+		Clients: []Client{{Name: "mallory", Pattern: Pattern{Kind: PatternEdge, Size: 10, Window: time.Second, Gap: 10 * ms}}},
+		Speed:   1, Worst: time.Second,
+	}
+	lab, err := New(s, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.AdvanceTo(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		allowed, denied int64
+		worst           WorstCase
+	}
+	w := func(units int64, start Instant) WorstCase {
+		return WorstCase{Units: units, Start: start, End: start + time.Second, Window: time.Second}
+	}
+	want := map[limiter.Kind]result{
+		// Fixed window: 10 at the end of window 0, 10 at the start of
+		// window 1: 20 within 10 ms.
+		limiter.KindFixedWindow: {100, 0, w(20, 990*ms)},
+		// The others admit the first burst of each pair only.
+		limiter.KindSlidingWindowLog:     {50, 50, w(10, 990*ms)},
+		limiter.KindSlidingWindowCounter: {50, 50, w(10, 990*ms)},
+		limiter.KindTokenBucket:          {50, 50, w(10, 990*ms)},
+		limiter.KindGCRA:                 {50, 50, w(10, 990*ms)},
+		limiter.KindLeakyBucket:          {50, 50, w(10, 990*ms)},
+	}
+	for _, ln := range lab.Lanes() {
+		k := ln.Spec().Config.Kind
+		got := result{ln.Total().Allowed, ln.Total().Denied, ln.Worst()}
+		if got != want[k] {
+			t.Errorf("%s: got %+v; want %+v", k, got, want[k])
+		}
+		// The streaming worst case equals the two-pointer pass over the
+		// admitted instants.
+		var adm []Admission
+		for _, r := range ln.History(nil) {
+			if r.Allowed {
+				adm = append(adm, Admission{r.At, int64(r.N)})
+			}
+		}
+		if wc := WorstCaseOf(adm, time.Second); wc != got.worst {
+			t.Errorf("%s: WorstCaseOf = %+v; streaming %+v", k, wc, got.worst)
+		}
+	}
+}
+
+func TestWorstCaseOf(t *testing.T) {
+	adm := []Admission{{0, 3}, {500 * ms, 2}, {999 * ms, 4}, {1000 * ms, 5}, {1600 * ms, 1}, {3000 * ms, 9}}
+	tests := []struct {
+		w    time.Duration
+		want WorstCase
+	}{
+		{time.Second, WorstCase{Units: 11, Start: 500 * ms, End: 1500 * ms, Window: time.Second}},
+		{1001 * ms, WorstCase{Units: 14, Start: 0, End: 1001 * ms, Window: 1001 * ms}},
+		{ms, WorstCase{Units: 9, Start: 3000 * ms, End: 3001 * ms, Window: ms}},
+	}
+	for _, tt := range tests {
+		if got := WorstCaseOf(adm, tt.w); got != tt.want {
+			t.Errorf("WorstCaseOf(w=%v) = %+v; want %+v", tt.w, got, tt.want)
+		}
+	}
+}
+
+// snapshot is everything a lab shows.
+type snapshot struct {
+	Now       Instant
+	Processed int
+	Clients   []string
+	Lanes     []laneSnapshot
+}
+
+type laneSnapshot struct {
+	Spec      string
+	Total     Counts
+	PerClient map[string]Counts
+	History   []Record
+	Buckets   []Bucket
+	Current   Bucket
+	Worst     WorstCase
+	States    map[string]limiter.State
+}
+
+func snap(l *Lab) snapshot {
+	s := snapshot{Now: l.Now(), Processed: l.Processed(), Clients: append([]string(nil), l.Clients()...)}
+	for _, ln := range l.Lanes() {
+		ls := laneSnapshot{Spec: ln.Spec().Config.String(), Total: ln.Total(), PerClient: map[string]Counts{}, States: map[string]limiter.State{},
+			History: ln.History(nil), Buckets: ln.Buckets(nil), Current: ln.Current(), Worst: ln.Worst()}
+		for _, c := range l.Clients() {
+			ls.PerClient[c] = ln.Client(c)
+			ls.States[c] = ln.State(l.Now(), c)
+		}
+		s.Lanes = append(s.Lanes, ls)
+	}
+	return s
+}
+
+func TestScrubberEqualsFreshRun(t *testing.T) {
+	s := mixedSetup(t)
+	fires := []struct {
+		at Instant
+		n  int
+	}{{300 * ms, 3}, {1250 * ms, 20}, {1250 * ms, 1}, {2600 * ms, 5}, {4000 * ms, 2}}
+	drive := func(until Instant) *Lab {
+		lab, err := New(s, nil, Options{History: 64, ChartLen: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range fires {
+			if f.at > until {
+				break
+			}
+			lab.AdvanceTo(f.at)
+			if err := lab.Fire("dave", f.n); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := lab.AdvanceTo(until); err != nil {
+			t.Fatal(err)
+		}
+		return lab
+	}
+	live := drive(7300 * ms)
+	for _, at := range []Instant{0, 300 * ms, 1250 * ms, 2999 * ms, 4000 * ms, 7300 * ms} {
+		past, err := live.At(at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := snap(past), snap(drive(at)); !reflect.DeepEqual(got, want) {
+			t.Errorf("At(%v) differs from a fresh run stopped there:\n%+v\nwant\n%+v", at, got.Lanes[0].Total, want.Lanes[0].Total)
+		}
+	}
+	if _, err := live.At(8 * time.Second); err == nil || err.Error() != "scrub: instant 8s is out of range; want 0 to 7.3s" {
+		t.Errorf("At(8s) error = %v", err)
+	}
+	// Scrubbing leaves the live lab as it was.
+	if live.Now() != 7300*ms || !reflect.DeepEqual(snap(live), snap(drive(7300*ms))) {
+		t.Error("At changed the live lab")
+	}
+}
+
+func TestLaneOperations(t *testing.T) {
+	s := mixedSetup(t)
+	s.Lanes = s.Lanes[:3] // token bucket (with tier), GCRA, leaky bucket
+	lab, err := New(s, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lab.AdvanceTo(3 * time.Second)
+	full, _ := New(mixedSetup(t), nil, Options{})
+	full.AdvanceTo(3 * time.Second)
+	want := snap(full).Lanes
+
+	// An added lane has seen exactly what the others have.
+	if err := lab.AddLane(mixedSetup(t).Lanes[3]); err != nil {
+		t.Fatal(err)
+	}
+	if got := snap(lab).Lanes[3]; !reflect.DeepEqual(got, want[3]) {
+		t.Errorf("added lane = %+v; want %+v", got.Total, want[3].Total)
+	}
+	if err := lab.DuplicateLane(0); err != nil {
+		t.Fatal(err)
+	}
+	if got := snap(lab).Lanes; !reflect.DeepEqual(got[0], got[1]) || len(got) != 5 {
+		t.Error("duplicate lane differs from its original")
+	}
+	if err := lab.MoveLane(4, 0); err != nil { // fixed window first
+		t.Fatal(err)
+	}
+	if err := lab.RemoveLane(1); err != nil { // one token bucket
+		t.Fatal(err)
+	}
+	var kinds []limiter.Kind
+	for _, ln := range lab.Lanes() {
+		kinds = append(kinds, ln.Spec().Config.Kind)
+	}
+	if w := []limiter.Kind{limiter.KindFixedWindow, limiter.KindTokenBucket, limiter.KindGCRA, limiter.KindLeakyBucket}; !reflect.DeepEqual(kinds, w) {
+		t.Errorf("kinds = %v; want %v", kinds, w)
+	}
+	if got := snap(lab).Lanes[0]; !reflect.DeepEqual(got, want[3]) {
+		t.Error("moved lane changed")
+	}
+	lab.AddLane(s.Lanes[0])
+	lab.AddLane(s.Lanes[0])
+	if err := lab.AddLane(s.Lanes[0]); err == nil || err.Error() != "lanes: already 6 lanes; want at most 6" {
+		t.Errorf("7th lane error = %v", err)
+	}
+	if err := lab.RemoveLane(6); err == nil || err.Error() != "lane 7 does not exist; want 1 to 6" {
+		t.Errorf("RemoveLane(6) error = %v", err)
+	}
+	bad := LaneSpec{Config: limiter.Config{Kind: limiter.KindTokenBucket, Rate: 1, Burst: -1}}
+	if err := lab.SetLane(0, bad); err == nil || err.Error() != "lane 1: limiter: burst -1 is negative; want >= 0" {
+		t.Errorf("SetLane bad error = %v", err)
+	}
+	// Same budget on every lane: 5 per 2 s.
+	if err := lab.SetSameBudget(5, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if c := lab.Lanes()[3].Spec().Config; c.Capacity != 5 || c.LeakInterval != 400*ms {
+		t.Errorf("leaky bucket after same budget = %v", c)
+	}
+	if lab.Now() != 3*time.Second {
+		t.Errorf("now = %v after lane changes; want 3s", lab.Now())
+	}
+}
+
+func TestClock(t *testing.T) {
+	c := NewClock()
+	if got := c.Advance(16 * ms); got != 16*ms {
+		t.Errorf("1×: %v", got)
+	}
+	if err := c.SetSpeed(100); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Advance(10 * time.Second); got != 16*ms+25*time.Second { // clamped to 250 ms × 100
+		t.Errorf("clamped 100×: %v", got)
+	}
+	for _, x := range []float64{0.05, 101, 0} {
+		if err := c.SetSpeed(x); err == nil || !strings.HasSuffix(err.Error(), "is out of range; want 0.1× to 100×") {
+			t.Errorf("SetSpeed(%g) error = %v", x, err)
+		}
+	}
+	if err := c.SetSpeed(0.1); err != nil {
+		t.Fatal(err)
+	}
+	c.Reset()
+	if got := c.Advance(30 * ms); got != 3*ms {
+		t.Errorf("0.1×: %v", got)
+	}
+	c.Pause()
+	if got := c.Advance(time.Second); got != 3*ms {
+		t.Errorf("paused: %v", got)
+	}
+	if got := c.Step(100 * ms); got != 103*ms {
+		t.Errorf("step while paused: %v", got)
+	}
+	c.Resume()
+	if got := c.Advance(-time.Second); got != 103*ms {
+		t.Errorf("negative real time: %v", got)
+	}
+}
+
+func TestStepRequestAndFire(t *testing.T) {
+	s := Setup{Lanes: allKinds(t, 2, time.Second)[:1], Clients: []Client{{Name: "a", Pattern: Pattern{Kind: PatternSteady, Rate: 4}}}, Speed: 1, Worst: time.Second}
+	lab, err := New(s, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lab.Clock().Pause()
+	var got []string
+	for range 3 {
+		e, ok, err := lab.StepRequest()
+		if !ok || err != nil {
+			t.Fatal(ok, err)
+		}
+		got = append(got, e.At.String())
+	}
+	if w := []string{"0s", "250ms", "500ms"}; !reflect.DeepEqual(got, w) || lab.Now() != 500*ms {
+		t.Errorf("stepped to %v, now %v; want %v", got, lab.Now(), w)
+	}
+	if err := lab.Tick(time.Second); err != nil || lab.Processed() != 3 {
+		t.Errorf("paused Tick processed %d, %v", lab.Processed(), err)
+	}
+	lab.Step(100 * ms)
+	if err := lab.Fire("b", 3); err != nil {
+		t.Fatal(err)
+	}
+	if c := lab.Lanes()[0].Client("b"); c != (Counts{Allowed: 2, Denied: 1}) {
+		t.Errorf("burst ×3 against burst 2: %+v; want 2 allowed, 1 denied", c)
+	}
+	if err := lab.Fire("b", 0); err == nil || err.Error() != "fire: count 0 is out of range; want 1 to 1000" {
+		t.Errorf("Fire 0 error = %v", err)
+	}
+	lab.Reset()
+	if lab.Now() != 0 || lab.Processed() != 0 || lab.Lanes()[0].Total() != (Counts{}) {
+		t.Error("Reset kept state")
+	}
+}
+
+func TestCharts(t *testing.T) {
+	c, _ := SameBudget(limiter.KindTokenBucket, 4, time.Second)
+	s := Setup{Lanes: []LaneSpec{{Config: c}}, Clients: []Client{{Name: "a", Pattern: Pattern{Kind: PatternSteady, Rate: 10}}}, Speed: 1, Worst: time.Second}
+	lab, err := New(s, nil, Options{ChartBucket: 500 * ms, ChartLen: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lab.AdvanceTo(2100 * ms)
+	got := lab.Lanes()[0].Buckets(nil)
+	// 5 requests offered per 500 ms; a bucket of 4 refilling 4/s admits 4
+	// at first, then 2 per 500 ms, and holds 1 token at each bucket's end
+	// (before the request due then). Only the last 3 buckets are kept.
+	want := []Bucket{
+		{Start: 500 * ms, Offered: 5, Admitted: 2, State: 1, Closed: true},
+		{Start: 1000 * ms, Offered: 5, Admitted: 2, State: 1, Closed: true},
+		{Start: 1500 * ms, Offered: 5, Admitted: 2, State: 1, Closed: true},
+	}
+	for i := range got {
+		got[i].State = float64(int(got[i].State*1e6+0.5)) / 1e6
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("buckets =\n%+v\nwant\n%+v", got, want)
+	}
+	if o, a := got[0].Rates(500 * ms); o != 10 || a != 4 {
+		t.Errorf("rates = %v, %v; want 10, 4", o, a)
+	}
+	if cur := lab.Lanes()[0].Current(); cur.Start != 2000*ms || cur.Offered != 2 {
+		t.Errorf("current bucket = %+v", cur)
+	}
+	// A long jump keeps only the last ChartLen buckets.
+	lab.AdvanceTo(time.Hour)
+	if b := lab.Lanes()[0].Buckets(nil); len(b) != 3 || b[2].Start != time.Hour-500*ms {
+		t.Errorf("after a jump: %+v", b)
+	}
+}
+
+func TestExportCSV(t *testing.T) {
+	s := Setup{Lanes: allKinds(t, 2, time.Second)[3:5], Clients: []Client{{Name: "a", Pattern: Pattern{Kind: PatternSteady, Rate: 4}}}, Speed: 1, Worst: time.Second}
+	lab, _ := New(s, nil, Options{})
+	lab.AdvanceTo(900 * ms)
+	lab.Fire("b", 1)
+	var b strings.Builder
+	if err := lab.ExportCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := `lane,strategy,client,allowed,denied
+1,fixed window: 2 per 1s,a,2,2
+1,fixed window: 2 per 1s,b,1,0
+2,sliding window log: 2 per 1s,a,2,2
+2,sliding window log: 2 per 1s,b,1,0
+`
+	if b.String() != want {
+		t.Errorf("CSV =\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func TestPresets(t *testing.T) {
+	ids := map[string]bool{}
+	for _, p := range Presets() {
+		if !strings.HasPrefix(p.Source, "https://") || p.Note == "" || p.Name == "" || ids[p.ID] {
+			t.Errorf("preset %s: missing source, note, name, or duplicate id", p.ID)
+		}
+		ids[p.ID] = true
+		if _, err := limiter.New(p.Config); err != nil {
+			t.Errorf("preset %s: %v", p.ID, err)
+		}
+	}
+	// nginx rate=10r/s burst=20: 21 requests pass at once, the 22nd is
+	// rejected; without nodelay the 2nd waits 100 ms and the 21st 2 s.
+	p, _ := PresetByID("nginx-delay")
+	lb, _ := limiter.New(p.Config)
+	var last limiter.Decision
+	for i := 1; i <= 22; i++ {
+		d, _ := lb.AllowN(0, 1)
+		if i == 2 && d.Delay != 100*ms || i == 21 && (d.Delay != 2*time.Second || !d.Allowed) {
+			t.Errorf("request %d: %+v", i, d)
+		}
+		last = d
+	}
+	if last.Allowed {
+		t.Error("22nd request allowed; want nginx's 503")
+	}
+	if g, _ := PresetByID("github"); g.Config.Limit != 5000 || g.Config.Window != time.Hour {
+		t.Errorf("github = %v", g.Config)
+	}
+	if s, _ := PresetByID("shopify"); s.Config.Capacity != 40 || s.Config.LeakInterval != 500*ms {
+		t.Errorf("shopify = %v", s.Config)
+	}
+}

@@ -1,0 +1,388 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ratelab/ratelab/limiter"
+)
+
+// LaneSpec is one lane's strategy: a Config for every client, and optional
+// tiers (per-tier Configs, selected by Client.Tier).
+type LaneSpec struct {
+	Config limiter.Config
+	// Tiers maps a tier name to its Config; nil or a missing tier means
+	// Config. Tier names are non-empty words of letters, digits, '-' and '_'.
+	Tiers map[string]limiter.Config
+}
+
+// configFor returns the Config of a client of the given tier.
+func (s LaneSpec) configFor(tier string) limiter.Config {
+	if c, ok := s.Tiers[tier]; ok && tier != "" {
+		return c
+	}
+	return s.Config
+}
+
+// validate builds every Config once, returning the limiter's error.
+func (s LaneSpec) validate() error {
+	if _, err := limiter.New(s.Config); err != nil {
+		return err
+	}
+	for name, c := range s.Tiers {
+		if !isWord(name) {
+			return fmt.Errorf("tier name %q is not a word; want letters, digits, '-' or '_'", name)
+		}
+		if _, err := limiter.New(c); err != nil {
+			return fmt.Errorf("tier %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func (s LaneSpec) clone() LaneSpec {
+	if s.Tiers == nil {
+		return s
+	}
+	t := make(map[string]limiter.Config, len(s.Tiers))
+	for k, v := range s.Tiers {
+		t[k] = v
+	}
+	s.Tiers = t
+	return s
+}
+
+func isWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// SameBudget returns kind's Config for the nominal budget "limit requests
+// per window", so that lanes set to the same budget differ by algorithm
+// alone:
+//
+//   - token bucket, GCRA: rate = limit / window (tokens per second),
+//     burst = limit (a full bucket spends the whole budget at once, and a
+//     whole window refills it);
+//   - leaky bucket: capacity = limit, leak interval = window / limit (it
+//     drains a full bucket in one window). The interval is a whole number of
+//     nanoseconds, truncated when window / limit is not one (1 s / 3 leaks
+//     every 333,333,333 ns): never rounded up, so the leak is never slower
+//     than the budget;
+//   - fixed window, sliding window log, sliding window counter: limit per
+//     window.
+//
+// It returns an error for a limit below 1, a window below 1 ns, or an
+// unknown kind.
+func SameBudget(kind limiter.Kind, limit int, window time.Duration) (limiter.Config, error) {
+	if limit < 1 {
+		return limiter.Config{}, fmt.Errorf("same budget: limit %d is below 1; want >= 1", limit)
+	}
+	if window < 1 {
+		return limiter.Config{}, fmt.Errorf("same budget: window %v is below 1ns; want >= 1ns", window)
+	}
+	c := limiter.Config{Kind: kind}
+	switch kind {
+	case limiter.KindTokenBucket, limiter.KindGCRA:
+		c.Rate, c.Burst = float64(limit)/window.Seconds(), limit
+	case limiter.KindLeakyBucket:
+		c.Capacity, c.LeakInterval = limit, window/time.Duration(limit)
+		if c.LeakInterval < 1 {
+			return limiter.Config{}, fmt.Errorf("same budget: window %v / limit %d is below 1ns; want a longer window", window, limit)
+		}
+	case limiter.KindFixedWindow, limiter.KindSlidingWindowLog, limiter.KindSlidingWindowCounter:
+		c.Limit, c.Window = limit, window
+	default:
+		return limiter.Config{}, fmt.Errorf("same budget: kind %q is unknown; want one of %v", string(kind), limiter.Kinds)
+	}
+	return c, nil
+}
+
+// Record is one decision of one lane.
+type Record struct {
+	At      Instant
+	Client  string
+	N       int
+	Allowed bool
+	// Remaining, RetryAfter and Delay are the limiter's decision fields.
+	Remaining  int
+	RetryAfter time.Duration
+	Delay      time.Duration
+}
+
+// Counts are requests allowed and denied (requests, not units).
+type Counts struct {
+	Allowed, Denied int64
+}
+
+// Bucket is one chart bucket of a lane: the units offered and admitted in
+// [Start, Start + width), and the state variable of the lab's focus client
+// at the bucket's end (see StateValue).
+type Bucket struct {
+	Start             Instant
+	Offered, Admitted int64
+	State             float64
+	Closed            bool
+}
+
+// Rates returns the offered and admitted rates in units per second, for
+// buckets of the given width.
+func (b Bucket) Rates(width time.Duration) (offered, admitted float64) {
+	s := width.Seconds()
+	return float64(b.Offered) / s, float64(b.Admitted) / s
+}
+
+// StateValue returns the state variable a chart draws for s: the tokens of a
+// token bucket or GCRA, the level of a leaky bucket, the count of a fixed
+// window or sliding window log, the weighted estimate of a sliding window
+// counter.
+func StateValue(s limiter.State) float64 {
+	switch s.Kind {
+	case limiter.KindTokenBucket, limiter.KindGCRA:
+		return s.Tokens
+	case limiter.KindLeakyBucket:
+		return s.Level
+	case limiter.KindSlidingWindowCounter:
+		return s.Weighted
+	}
+	return float64(s.Count)
+}
+
+// WorstCase is the most units a lane admitted within any window of length
+// Window: all of them were admitted in [Start, End), End = Start + Window,
+// the first of them at Start. Units 0 means nothing was admitted.
+type WorstCase struct {
+	Units      int64
+	Start, End Instant
+	Window     time.Duration
+}
+
+// Admission is units admitted at one instant.
+type Admission struct {
+	At    Instant
+	Units int64
+}
+
+// WorstCaseOf returns the most units admitted within any window of length w
+// (a half-open [s, s + w)), by a sliding two-pointer pass over admissions in
+// time order. Ties keep the earliest stretch.
+func WorstCaseOf(adm []Admission, w time.Duration) WorstCase {
+	best := WorstCase{Window: w}
+	var sum int64
+	lo := 0
+	for _, a := range adm {
+		sum += a.Units
+		for a.At-adm[lo].At >= w {
+			sum -= adm[lo].Units
+			lo++
+		}
+		if sum > best.Units {
+			best.Units, best.Start, best.End = sum, adm[lo].At, adm[lo].At+w
+		}
+	}
+	return best
+}
+
+// worstTracker is WorstCaseOf computed incrementally, keeping only the
+// admissions of the last window.
+type worstTracker struct {
+	w    time.Duration
+	q    []Admission
+	lo   int
+	sum  int64
+	best WorstCase
+}
+
+func (t *worstTracker) add(at Instant, units int64) {
+	if n := len(t.q); n > 0 && t.q[n-1].At == at {
+		t.q[n-1].Units += units // one entry per instant: bursts cost nothing
+	} else {
+		t.q = append(t.q, Admission{at, units})
+	}
+	t.sum += units
+	for at-t.q[t.lo].At >= t.w {
+		t.sum -= t.q[t.lo].Units
+		t.lo++
+	}
+	if t.lo > 1024 && t.lo > len(t.q)/2 {
+		t.q = t.q[:copy(t.q, t.q[t.lo:])]
+		t.lo = 0
+	}
+	if t.sum > t.best.Units {
+		t.best = WorstCase{Units: t.sum, Start: t.q[t.lo].At, End: t.q[t.lo].At + t.w, Window: t.w}
+	}
+}
+
+// Lane is one strategy of the lab, with its own keyed limiter, history,
+// counts, charts and worst case. Read it through its methods; change it
+// through the Lab.
+type Lane struct {
+	spec    LaneSpec
+	keyed   *limiter.Keyed
+	factory limiter.Factory
+	lab     *Lab
+
+	hist       []Record // ring, oldest at head
+	head, size int
+
+	total     Counts
+	perClient []Counts // by the lab's client id
+
+	width   time.Duration
+	buckets []Bucket // ring of closed buckets, oldest at bhead
+	bhead   int
+	bsize   int
+	cur     Bucket
+
+	worst worstTracker
+}
+
+func newLane(lab *Lab, spec LaneSpec) (*Lane, error) {
+	spec = spec.clone()
+	if err := spec.validate(); err != nil {
+		return nil, err
+	}
+	ln := &Lane{spec: spec, lab: lab}
+	ln.factory = func(client string) (limiter.Strategy, error) {
+		return limiter.New(spec.configFor(lab.tiers[client]))
+	}
+	k, err := limiter.NewKeyed(ln.factory, limiter.KeyedOptions{})
+	if err != nil {
+		return nil, err
+	}
+	ln.keyed = k
+	ln.hist = make([]Record, lab.opts.History)
+	ln.width = lab.opts.ChartBucket
+	ln.buckets = make([]Bucket, lab.opts.ChartLen)
+	ln.worst.w = lab.setup.Worst
+	ln.worst.best.Window = lab.setup.Worst
+	return ln, nil
+}
+
+// Spec returns the lane's strategy.
+func (ln *Lane) Spec() LaneSpec { return ln.spec.clone() }
+
+// Total returns the lane's requests allowed and denied, all clients.
+func (ln *Lane) Total() Counts { return ln.total }
+
+// Client returns the requests allowed and denied for one client.
+func (ln *Lane) Client(name string) Counts {
+	if id, ok := ln.lab.ids[name]; ok && id < len(ln.perClient) {
+		return ln.perClient[id]
+	}
+	return Counts{}
+}
+
+// History appends the lane's recent decisions, oldest first, to dst.
+func (ln *Lane) History(dst []Record) []Record {
+	for i := 0; i < ln.size; i++ {
+		dst = append(dst, ln.hist[(ln.head+i)%len(ln.hist)])
+	}
+	return dst
+}
+
+// State returns the state of client's limiter at now (a fresh limiter's
+// state for a client not seen yet or evicted as fresh), for drawing.
+func (ln *Lane) State(now Instant, client string) limiter.State {
+	if s, ok := ln.keyed.State(now, client); ok {
+		return s
+	}
+	s, err := ln.factory(client)
+	if err != nil {
+		return limiter.State{}
+	}
+	return s.State(now)
+}
+
+// Buckets appends the lane's closed chart buckets, oldest first, to dst.
+func (ln *Lane) Buckets(dst []Bucket) []Bucket {
+	for i := 0; i < ln.bsize; i++ {
+		dst = append(dst, ln.buckets[(ln.bhead+i)%len(ln.buckets)])
+	}
+	return dst
+}
+
+// Current returns the open chart bucket (State not yet sampled).
+func (ln *Lane) Current() Bucket { return ln.cur }
+
+// Worst returns the most units the lane admitted within any window of the
+// lab's worst-case length, and where.
+func (ln *Lane) Worst() WorstCase { return ln.worst.best }
+
+// roll closes every chart bucket that ends at or before t.
+func (ln *Lane) roll(t Instant, focus string) {
+	end := ln.cur.Start + ln.width
+	if t < end {
+		return
+	}
+	ln.closeBucket(end, focus)
+	// The buckets up to t are empty. Those that will be overwritten unseen
+	// (ending more than len(buckets) before t, or before the window of
+	// buckets kept when the lab reaches its horizon) are skipped.
+	keep := Instant(len(ln.buckets)) * ln.width
+	lim := min(t, max(t-keep, ln.lab.horizon-keep-ln.width))
+	if lim-ln.cur.Start >= ln.width {
+		ln.cur = Bucket{Start: ln.cur.Start + (lim-ln.cur.Start)/ln.width*ln.width}
+	}
+	for ln.cur.Start+ln.width <= t {
+		ln.closeBucket(ln.cur.Start+ln.width, focus)
+	}
+}
+
+func (ln *Lane) closeBucket(end Instant, focus string) {
+	b := ln.cur
+	b.Closed = true
+	// Sample the state only for buckets that can still be in the ring when
+	// the lab reaches its target instant: a fast replay of hours skips the
+	// rest (they would be overwritten unseen).
+	if focus != "" && end > ln.lab.horizon-Instant(len(ln.buckets)+1)*ln.width {
+		b.State = StateValue(ln.State(end, focus))
+	}
+	if ln.bsize < len(ln.buckets) {
+		ln.buckets[(ln.bhead+ln.bsize)%len(ln.buckets)] = b
+		ln.bsize++
+	} else {
+		ln.buckets[ln.bhead] = b
+		ln.bhead = (ln.bhead + 1) % len(ln.buckets)
+	}
+	ln.cur = Bucket{Start: end}
+}
+
+// decide sends e to the lane's limiter and records the decision.
+func (ln *Lane) decide(e Event, id int) (Record, error) {
+	d, err := ln.keyed.AllowNAt(e.At, e.Client, e.N)
+	if err != nil {
+		return Record{}, err
+	}
+	for id >= len(ln.perClient) {
+		ln.perClient = append(ln.perClient, Counts{})
+	}
+	r := Record{At: e.At, Client: e.Client, N: e.N, Allowed: d.Allowed, Remaining: d.Remaining, RetryAfter: d.RetryAfter, Delay: d.Delay}
+	ln.cur.Offered += int64(e.N)
+	if d.Allowed {
+		ln.total.Allowed++
+		ln.perClient[id].Allowed++
+		ln.cur.Admitted += int64(e.N)
+		if e.N > 0 {
+			ln.worst.add(e.At, int64(e.N))
+		}
+	} else {
+		ln.total.Denied++
+		ln.perClient[id].Denied++
+	}
+	if ln.size < len(ln.hist) {
+		ln.hist[(ln.head+ln.size)%len(ln.hist)] = r
+		ln.size++
+	} else {
+		ln.hist[ln.head] = r
+		ln.head = (ln.head + 1) % len(ln.hist)
+	}
+	return r, nil
+}

@@ -1,0 +1,330 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ratelab/ratelab/limiter"
+)
+
+// BuiltinTraces lists the trace names a link may carry.
+var BuiltinTraces = []string{"nasa"}
+
+// PartError is what was wrong with one part of a shared link; that part
+// fell back to its default.
+type PartError struct {
+	// Part is the query key ("lane", "client", "seed", "speed", "trace",
+	// "worst").
+	Part string
+	Err  error
+}
+
+func (e *PartError) Error() string {
+	return fmt.Sprintf("link: %s: %v; using the default %s", e.Part, e.Err, e.Part)
+}
+
+func (e *PartError) Unwrap() error { return e.Err }
+
+// Values encodes s as URL query values, exactly (floats and durations in
+// their shortest exact form); only the fields of each Config's kind are
+// kept. The keys are:
+//
+//	lane    one per lane: kind,p1,p2[;tier=kind,p1,p2]…   e.g. token_bucket,10,10
+//	client  one per client: name,weight,tier,pattern[,params]  e.g. alice,1,,poisson,8
+//	seed, speed, trace, worst
+//
+// A setup with no lanes or no clients has one empty lane or client value.
+func (s Setup) Values() url.Values {
+	v := url.Values{}
+	for _, l := range s.Lanes {
+		parts := []string{encodeConfig(l.Config)}
+		names := make([]string, 0, len(l.Tiers))
+		for name := range l.Tiers {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			parts = append(parts, name+"="+encodeConfig(l.Tiers[name]))
+		}
+		v.Add("lane", strings.Join(parts, ";"))
+	}
+	if len(s.Lanes) == 0 {
+		v.Set("lane", "")
+	}
+	for _, c := range s.Clients {
+		v.Add("client", encodeClient(c))
+	}
+	if len(s.Clients) == 0 {
+		v.Set("client", "")
+	}
+	v.Set("seed", strconv.FormatUint(s.Seed, 10))
+	v.Set("speed", ftoa(s.Speed))
+	if s.Trace != "" {
+		v.Set("trace", s.Trace)
+	}
+	v.Set("worst", s.Worst.String())
+	return v
+}
+
+func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+func encodeConfig(c limiter.Config) string {
+	switch c.Kind {
+	case limiter.KindTokenBucket, limiter.KindGCRA:
+		return fmt.Sprintf("%s,%s,%d", c.Kind, ftoa(c.Rate), c.Burst)
+	case limiter.KindLeakyBucket:
+		return fmt.Sprintf("%s,%d,%s", c.Kind, c.Capacity, c.LeakInterval)
+	}
+	return fmt.Sprintf("%s,%d,%s", c.Kind, c.Limit, c.Window)
+}
+
+func encodeClient(c Client) string {
+	p := c.Pattern
+	f := []string{c.Name, ftoa(c.Weight), c.Tier, string(p.Kind)}
+	switch p.Kind {
+	case PatternSteady, PatternPoisson:
+		f = append(f, ftoa(p.Rate))
+	case PatternOnOff:
+		f = append(f, ftoa(p.Rate), p.On.String(), p.Off.String())
+	case PatternRamp:
+		f = append(f, ftoa(p.Rate), ftoa(p.To), p.Ramp.String())
+	case PatternEdge:
+		f = append(f, strconv.Itoa(p.Size), p.Window.String(), p.Gap.String())
+	}
+	return strings.Join(f, ",")
+}
+
+// DecodeSetup decodes query values written by Setup.Values. Each part (all
+// lanes, all clients, seed, speed, trace, worst) is decoded and validated on
+// its own: a malformed or tampered part falls back to DefaultSetup's and is
+// reported as a *PartError naming it; the other parts are kept. A missing
+// part takes its default silently. The error joins every PartError (nil
+// when all parts were good).
+func DecodeSetup(q url.Values) (Setup, error) {
+	s := DefaultSetup()
+	var errs []error
+	fail := func(part string, err error) { errs = append(errs, &PartError{Part: part, Err: err}) }
+
+	if vs, ok := q["lane"]; ok {
+		if lanes, err := decodeLanes(vs); err != nil {
+			fail("lane", err)
+		} else {
+			s.Lanes = lanes
+		}
+	}
+	if vs, ok := q["client"]; ok {
+		if clients, err := decodeClients(vs); err != nil {
+			fail("client", err)
+		} else {
+			s.Clients = clients
+		}
+	}
+	if q.Has("seed") {
+		if v, err := strconv.ParseUint(q.Get("seed"), 10, 64); err != nil {
+			fail("seed", fmt.Errorf("%q is not a whole number; want 0 to %d", q.Get("seed"), uint64(math.MaxUint64)))
+		} else {
+			s.Seed = v
+		}
+	}
+	if q.Has("speed") {
+		v, err := strconv.ParseFloat(q.Get("speed"), 64)
+		if err != nil {
+			err = fmt.Errorf("%q is not a number; want %g to %g", q.Get("speed"), float64(MinSpeed), float64(MaxSpeed))
+		} else {
+			err = checkSpeed(v)
+		}
+		if err != nil {
+			fail("speed", err)
+		} else {
+			s.Speed = v
+		}
+	}
+	if q.Has("trace") {
+		t := q.Get("trace")
+		ok := t == ""
+		for _, b := range BuiltinTraces {
+			ok = ok || t == b
+		}
+		if !ok {
+			fail("trace", fmt.Errorf("%q is not a built-in trace; want one of %v", t, BuiltinTraces))
+		} else {
+			s.Trace = t
+		}
+	}
+	if q.Has("worst") {
+		d, err := time.ParseDuration(q.Get("worst"))
+		switch {
+		case err != nil:
+			fail("worst", fmt.Errorf("%q is not a duration; want e.g. 1s", q.Get("worst")))
+		case d <= 0:
+			fail("worst", fmt.Errorf("window %v is not positive; want > 0", d))
+		default:
+			s.Worst = d
+		}
+	}
+	return s, errors.Join(errs...)
+}
+
+func decodeLanes(vs []string) ([]LaneSpec, error) {
+	if len(vs) == 1 && vs[0] == "" {
+		return []LaneSpec{}, nil
+	}
+	if len(vs) > MaxLanes {
+		return nil, fmt.Errorf("%d lanes; want at most %d", len(vs), MaxLanes)
+	}
+	lanes := make([]LaneSpec, 0, len(vs))
+	for i, v := range vs {
+		parts := strings.Split(v, ";")
+		c, err := decodeConfig(parts[0])
+		if err != nil {
+			return nil, fmt.Errorf("lane %d: %w", i+1, err)
+		}
+		spec := LaneSpec{Config: c}
+		for _, p := range parts[1:] {
+			name, cfg, ok := strings.Cut(p, "=")
+			if !ok {
+				return nil, fmt.Errorf("lane %d: tier %q has no '='; want name=kind,p1,p2", i+1, p)
+			}
+			tc, err := decodeConfig(cfg)
+			if err != nil {
+				return nil, fmt.Errorf("lane %d: tier %s: %w", i+1, name, err)
+			}
+			if spec.Tiers == nil {
+				spec.Tiers = map[string]limiter.Config{}
+			}
+			if _, dup := spec.Tiers[name]; dup {
+				return nil, fmt.Errorf("lane %d: tier %s appears twice; want it once", i+1, name)
+			}
+			spec.Tiers[name] = tc
+		}
+		if err := spec.validate(); err != nil {
+			return nil, fmt.Errorf("lane %d: %w", i+1, err)
+		}
+		lanes = append(lanes, spec)
+	}
+	return lanes, nil
+}
+
+func decodeConfig(v string) (limiter.Config, error) {
+	f := strings.Split(v, ",")
+	if len(f) != 3 {
+		return limiter.Config{}, fmt.Errorf("%q has %d fields; want kind,p1,p2", v, len(f))
+	}
+	c := limiter.Config{Kind: limiter.Kind(f[0])}
+	var err error
+	atoi := func(name, s string) int {
+		n, e := strconv.Atoi(s)
+		if e != nil && err == nil {
+			err = fmt.Errorf("%s %q is not an integer", name, s)
+		}
+		return n
+	}
+	dur := func(name, s string) time.Duration {
+		d, e := time.ParseDuration(s)
+		if e != nil && err == nil {
+			err = fmt.Errorf("%s %q is not a duration; want e.g. 1s", name, s)
+		}
+		return d
+	}
+	switch c.Kind {
+	case limiter.KindTokenBucket, limiter.KindGCRA:
+		r, e := strconv.ParseFloat(f[1], 64)
+		if e != nil {
+			err = fmt.Errorf("rate %q is not a number", f[1])
+		}
+		c.Rate, c.Burst = r, atoi("burst", f[2])
+	case limiter.KindLeakyBucket:
+		c.Capacity, c.LeakInterval = atoi("capacity", f[1]), dur("leak interval", f[2])
+	case limiter.KindFixedWindow, limiter.KindSlidingWindowLog, limiter.KindSlidingWindowCounter:
+		c.Limit, c.Window = atoi("limit", f[1]), dur("window", f[2])
+	default:
+		return limiter.Config{}, fmt.Errorf("kind %q is unknown; want one of %v", f[0], limiter.Kinds)
+	}
+	if err != nil {
+		return limiter.Config{}, err
+	}
+	if _, err := limiter.New(c); err != nil {
+		return limiter.Config{}, err
+	}
+	return c, nil
+}
+
+func decodeClients(vs []string) ([]Client, error) {
+	if len(vs) == 1 && vs[0] == "" {
+		return []Client{}, nil
+	}
+	if len(vs) > MaxClients {
+		return nil, fmt.Errorf("%d clients; want at most %d", len(vs), MaxClients)
+	}
+	cs := make([]Client, 0, len(vs))
+	for i, v := range vs {
+		c, err := decodeClient(v)
+		if err != nil {
+			return nil, fmt.Errorf("client %d: %w", i+1, err)
+		}
+		cs = append(cs, c)
+	}
+	s := Setup{Clients: cs, Speed: 1, Worst: time.Second}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return cs, nil
+}
+
+func decodeClient(v string) (Client, error) {
+	f := strings.Split(v, ",")
+	if len(f) < 4 {
+		return Client{}, fmt.Errorf("%q has %d fields; want name,weight,tier,pattern[,params]", v, len(f))
+	}
+	c := Client{Name: f[0], Tier: f[2], Pattern: Pattern{Kind: PatternKind(f[3])}}
+	var err error
+	num := func(name, s string) float64 {
+		x, e := strconv.ParseFloat(s, 64)
+		if e != nil && err == nil {
+			err = fmt.Errorf("%s %q is not a number", name, s)
+		}
+		return x
+	}
+	dur := func(name, s string) time.Duration {
+		d, e := time.ParseDuration(s)
+		if e != nil && err == nil {
+			err = fmt.Errorf("%s %q is not a duration; want e.g. 1s", name, s)
+		}
+		return d
+	}
+	c.Weight = num("weight", f[1])
+	params := f[4:]
+	want := map[PatternKind]int{PatternNone: 0, PatternSteady: 1, PatternPoisson: 1, PatternOnOff: 3, PatternRamp: 3, PatternEdge: 3}
+	n, known := want[c.Pattern.Kind]
+	if !known {
+		return Client{}, fmt.Errorf("pattern %q is unknown; want one of %v", f[3], PatternKinds)
+	}
+	if len(params) != n {
+		return Client{}, fmt.Errorf("pattern %s has %d parameters; want %d", f[3], len(params), n)
+	}
+	p := &c.Pattern
+	switch p.Kind {
+	case PatternSteady, PatternPoisson:
+		p.Rate = num("rate", params[0])
+	case PatternOnOff:
+		p.Rate, p.On, p.Off = num("rate", params[0]), dur("on", params[1]), dur("off", params[2])
+	case PatternRamp:
+		p.Rate, p.To, p.Ramp = num("rate", params[0]), num("to", params[1]), dur("ramp", params[2])
+	case PatternEdge:
+		k, e := strconv.Atoi(params[0])
+		if e != nil {
+			err = fmt.Errorf("size %q is not an integer", params[0])
+		}
+		p.Size, p.Window, p.Gap = k, dur("window", params[1]), dur("gap", params[2])
+	}
+	if err != nil {
+		return Client{}, err
+	}
+	return c, nil
+}

@@ -1,0 +1,95 @@
+package sim
+
+import (
+	"errors"
+	"net/url"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/ratelab/ratelab/limiter"
+)
+
+func TestShareRoundTrip(t *testing.T) {
+	s := mixedSetup(t)
+	s.Lanes[2].Config.LeakInterval = 333333333 // 3 per second, truncated
+	s.Lanes[0].Config.Rate = 10.0 / 3
+	s.Lanes[0].Tiers["free"] = limiter.Config{Kind: limiter.KindSlidingWindowLog, Limit: 3, Window: 1500 * ms}
+	s.Clients = append(s.Clients, Client{Name: "quiet", Pattern: Pattern{Kind: PatternNone}, Weight: 1, Tier: "free"},
+		Client{Name: "steady_1", Pattern: Pattern{Kind: PatternSteady, Rate: 0.1}, Weight: 8})
+	s.Seed, s.Speed, s.Trace, s.Worst = 18446744073709551615, 0.1, "nasa", 1234567*time.Microsecond
+	for _, setup := range []Setup{s, DefaultSetup(), {Lanes: []LaneSpec{}, Clients: []Client{}, Speed: 100, Worst: time.Hour}} {
+		// Through a real URL, as the Copy link button does.
+		u := "https://ratelab.example/lab?" + setup.Values().Encode()
+		parsed, err := url.Parse(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := DecodeSetup(parsed.Query())
+		if err != nil {
+			t.Fatalf("DecodeSetup(%s): %v", u, err)
+		}
+		if !reflect.DeepEqual(got, setup) {
+			t.Errorf("round trip of %s:\n got %+v\nwant %+v", u, got, setup)
+		}
+	}
+	want := "client=alice%2C1%2C%2Cpoisson%2C8&lane=fixed_window%2C10%2C1s&lane=sliding_window_log%2C10%2C1s&lane=token_bucket%2C10%2C10&seed=1&speed=1&worst=1s"
+	if got := DefaultSetup().Values().Encode(); got != want {
+		t.Errorf("default link = %s\nwant %s", got, want)
+	}
+}
+
+func TestShareFallbackPerPart(t *testing.T) {
+	good := mixedSetup(t)
+	def := DefaultSetup()
+	tests := []struct {
+		key, value string
+		want       string
+		fix        func(*Setup)
+	}{
+		{"seed", "12x", `link: seed: "12x" is not a whole number; want 0 to 18446744073709551615; using the default seed`, func(s *Setup) { s.Seed = def.Seed }},
+		{"speed", "1000", "link: speed: speed 1000× is out of range; want 0.1× to 100×; using the default speed", func(s *Setup) { s.Speed = def.Speed }},
+		{"speed", "NaN", "link: speed: speed NaN× is out of range; want 0.1× to 100×; using the default speed", func(s *Setup) { s.Speed = def.Speed }},
+		{"trace", "../../etc/passwd", `link: trace: "../../etc/passwd" is not a built-in trace; want one of [nasa]; using the default trace`, func(s *Setup) { s.Trace = def.Trace }},
+		{"worst", "-1s", "link: worst: window -1s is not positive; want > 0; using the default worst", func(s *Setup) { s.Worst = def.Worst }},
+		{"lane", "token_bucket,10,-1", "link: lane: lane 1: limiter: burst -1 is negative; want >= 0; using the default lane", func(s *Setup) { s.Lanes = def.Lanes }},
+		{"lane", "rocket,1,1s", "link: lane: lane 1: kind \"rocket\" is unknown; want one of [token_bucket gcra leaky_bucket fixed_window sliding_window_log sliding_window_counter]; using the default lane", func(s *Setup) { s.Lanes = def.Lanes }},
+		{"lane", "fixed_window,10,soon", `link: lane: lane 1: window "soon" is not a duration; want e.g. 1s; using the default lane`, func(s *Setup) { s.Lanes = def.Lanes }},
+		{"client", "eve,1,,steady,1e9", "link: client: client 1: client eve: rate 1e+09/s is out of range; want > 0 and, times weight 1, <= 10000; using the default client", func(s *Setup) { s.Clients = def.Clients }},
+		{"client", "eve,1,,steady", "link: client: client 1: pattern steady has 0 parameters; want 1; using the default client", func(s *Setup) { s.Clients = def.Clients }},
+		{"client", "<script>,1,,none", `link: client: client 1: name "<script>" is not a word; want letters, digits, '-' or '_'; using the default client`, func(s *Setup) { s.Clients = def.Clients }},
+	}
+	for _, tt := range tests {
+		q := good.Values()
+		q.Set(tt.key, tt.value)
+		got, err := DecodeSetup(q)
+		var pe *PartError
+		if err == nil || err.Error() != tt.want || !errors.As(err, &pe) || pe.Part != tt.key {
+			t.Errorf("%s=%s: error = %v\nwant %s", tt.key, tt.value, err, tt.want)
+		}
+		want := mixedSetup(t)
+		tt.fix(&want)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s=%s: setup = %+v\nwant %+v (only that part from the defaults)", tt.key, tt.value, got, want)
+		}
+	}
+	// Two bad parts: both reported, the rest kept.
+	q := good.Values()
+	q.Set("seed", "-1")
+	q.Add("lane", "gcra,1,1")
+	q.Add("lane", "gcra,1,1")
+	q.Add("lane", "gcra,1,1")
+	got, err := DecodeSetup(q)
+	want := "link: lane: 9 lanes; want at most 6; using the default lane\n" +
+		`link: seed: "-1" is not a whole number; want 0 to 18446744073709551615; using the default seed`
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v\nwant %s", err, want)
+	}
+	if !reflect.DeepEqual(got.Clients, good.Clients) || got.Speed != good.Speed || !reflect.DeepEqual(got.Lanes, def.Lanes) {
+		t.Error("good parts were not kept")
+	}
+	// No query at all: the defaults, no error.
+	if got, err := DecodeSetup(url.Values{}); err != nil || !reflect.DeepEqual(got, def) {
+		t.Errorf("empty query = %+v, %v", got, err)
+	}
+}
