@@ -118,6 +118,11 @@ func newBucketMath(rate float64, burst int) (bucketMath, error) {
 		return bucketMath{perNs: 0, unit: 1, burst: int64(burst), inf: true}, nil
 	}
 	p, q := rational(rate)
+	if p == 0 && rate > 0 {
+		// Below one token per 1e9 s the fraction's denominator would pass
+		// 1e9: such a rate used to become 0 silently.
+		return bucketMath{}, errorf("rate %g is below 1e-9 and would round to 0; want 0 or tokens per second in [1e-9, 1e9] or +Inf", rate)
+	}
 	if q > maxUnits/int64(time.Second) {
 		return bucketMath{}, errorf("rate %g needs a denominator above 1e9; want a rate with at most 9 significant decimals", rate)
 	}

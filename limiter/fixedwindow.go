@@ -72,7 +72,7 @@ func (fw *FixedWindow) AllowN(now Instant, n int) (Decision, error) {
 	switch {
 	case int64(n) > fw.limit:
 		d.RetryAfter = Never
-	case count+int64(n) > fw.limit:
+	case n > 0 && count+int64(n) > fw.limit: // a peek is allowed even above a lowered limit
 		d.RetryAfter = untilNext
 	default:
 		d.Allowed = true
@@ -81,11 +81,12 @@ func (fw *FixedWindow) AllowN(now Instant, n int) (Decision, error) {
 			fw.used, fw.last, fw.index, fw.count = true, at, idx, count
 		}
 	}
-	d.Remaining = int(fw.limit - count)
+	// A limit lowered by SetLimit may leave count above it: nothing remains.
+	d.Remaining = int(max(fw.limit-count, 0))
 	if count > 0 {
 		d.ResetAfter = untilNext
 	}
-	return d, nil
+	return d.waitsFrom(now, at), nil
 }
 
 // State returns the current window's start, length and Count.

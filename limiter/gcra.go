@@ -24,7 +24,7 @@ type GCRA struct {
 	last   Instant // latest instant admitted at
 	tat    Instant // theoretical arrival time, whole nanoseconds…
 	tatRem int64   // …plus tatRem/m.perNs of a nanosecond (0 ≤ tatRem < perNs)
-	spent  int64   // rate 0 only: tokens spent, since TAT would be infinite
+	spent  int64   // rate 0 only: the debt (as in bucketMath), since TAT would be infinite
 }
 
 // NewGCRA returns a GCRA limiter whose bucket is full. rate (tokens per
@@ -65,7 +65,7 @@ func (g *GCRA) at(now Instant) (Instant, int64) {
 		now = g.last
 	}
 	if g.m.perNs == 0 {
-		return now, g.spent * g.m.unit
+		return now, g.spent
 	}
 	ahead := g.tat - now
 	if ahead < 0 || (ahead == 0 && g.tatRem == 0) {
@@ -77,7 +77,9 @@ func (g *GCRA) at(now Instant) (Instant, int64) {
 // setTAT stores TAT = at + debt/perNs.
 func (g *GCRA) setTAT(at Instant, debt int64) {
 	if g.m.perNs == 0 {
-		g.spent = debt / g.m.unit
+		// Kept exactly: a debt converted by SetRate/SetBurst need not be a
+		// whole number of tokens.
+		g.spent = debt
 		return
 	}
 	g.tat = at + time.Duration(debt/g.m.perNs)
@@ -93,7 +95,8 @@ func (g *GCRA) AllowN(now Instant, n int) (Decision, error) {
 	defer g.mu.Unlock()
 	at, debt := g.at(now)
 	d, debt := g.m.decide(debt, n)
-	if d.Allowed && n > 0 && !g.m.inf {
+	d = d.waitsFrom(now, at)
+	if d.Allowed && n > 0 {
 		g.used, g.last = true, at
 		g.setTAT(at, debt)
 	}

@@ -19,7 +19,9 @@ type Factory func(key string) (Strategy, error)
 // requests for one key share one strategy.
 //
 // Idle keys are evicted by Sweep, and by a sweep of one shard every
-// SweepEvery requests (amortised, no goroutine). A key is removed only when
+// SweepEvery requests (amortised, no goroutine; it evicts only keys already
+// fresh IdleTTL before the sweeping request's instant, so requests stamped up
+// to IdleTTL out of order are safe). A key is removed only when
 // it has had no request for IdleTTL and its state equals a fresh strategy's,
 // so evicting never changes a later decision: a client in debt keeps its
 // debt.
@@ -117,7 +119,16 @@ func (k *Keyed) AllowNAt(now Instant, key string, n int) (Decision, error) {
 		e.last = max(e.last, now)
 		e.mu.Unlock()
 		if k.every > 0 && k.ops.Add(1)%k.every == 0 {
-			k.sweepShard(int(k.next.Add(1)%numShards), now)
+			// Requests reach the limiter slightly out of order (each
+			// goroutine reads the clock before it gets here), so the amortised
+			// sweep evicts only keys that were already fresh IdleTTL before
+			// now: a later request stamped up to IdleTTL before now still
+			// finds the same decision as without eviction.
+			at := now - k.ttl
+			if at > now { // overflow
+				at = minInstant
+			}
+			k.sweepShard(int(k.next.Add(1)%numShards), now, at)
 		}
 		return d, err
 	}
@@ -168,16 +179,20 @@ func (k *Keyed) get(key string) (*entry, error) {
 const minInstant = Instant(-1 << 63)
 
 // Sweep evicts, at now, every key idle for at least IdleTTL whose state
-// equals a fresh strategy's, and returns how many it evicted.
+// equals a fresh strategy's, and returns how many it evicted. Later requests
+// must be stamped at or after now (as they are when now is the clock's
+// current instant): a key fresh at now may not have been fresh earlier.
 func (k *Keyed) Sweep(now Instant) int {
 	evicted := 0
 	for i := range k.shards {
-		evicted += k.sweepShard(i, now)
+		evicted += k.sweepShard(i, now, now)
 	}
 	return evicted
 }
 
-func (k *Keyed) sweepShard(i int, now Instant) int {
+// sweepShard evicts the keys of shard i idle for IdleTTL at now and fresh at
+// freshAt.
+func (k *Keyed) sweepShard(i int, now, freshAt Instant) int {
 	sh := &k.shards[i]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -187,7 +202,7 @@ func (k *Keyed) sweepShard(i int, now Instant) int {
 		// A key created by a request that has not decided yet has no last
 		// instant; evicting it is harmless, as that request looks it up again.
 		idle := e.last == minInstant || now-e.last >= k.ttl
-		if idle && e.s.Fresh(now) {
+		if idle && e.s.Fresh(freshAt) {
 			e.evicted = true
 			delete(sh.m, key)
 			evicted++

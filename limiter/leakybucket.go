@@ -71,6 +71,7 @@ func (lb *LeakyBucket) AllowN(now Instant, n int) (Decision, error) {
 	defer lb.mu.Unlock()
 	at, water := lb.at(now)
 	d, water := lb.m.decide(water, n)
+	d = d.waitsFrom(now, at)
 	if d.Allowed && n > 0 {
 		lb.used, lb.last, lb.water = true, at, water
 		d.Delay = max(time.Duration(water)-lb.interval, 0)

@@ -34,7 +34,9 @@ type Decision struct {
 	Remaining int
 	// RetryAfter is, for a denial, the shortest wait after which the same
 	// request is allowed if nothing else happens, rounded up to the next
-	// nanosecond, or Never. It is 0 for an allowed request.
+	// nanosecond, or Never. It is 0 for an allowed request. Like ResetAfter,
+	// it counts from the request's own instant, also for a stale request
+	// evaluated at a later instant.
 	RetryAfter time.Duration
 	// ResetAfter is the time until the limiter is back to its fresh state
 	// (full bucket, empty windows) if nothing else happens.
@@ -202,4 +204,28 @@ func floorDiv(a, b int64) int64 {
 		q--
 	}
 	return q
+}
+
+// waitsFrom makes the waits of a decision taken at the evaluation instant at
+// count from the caller's now. A stale request (now < at) is evaluated at at,
+// so the same request is allowed only at a stamp ≥ at + RetryAfter, and the
+// limiter is fresh again only at at + ResetAfter: the caller must wait
+// at − now longer than the waits measured from at. Delay stays measured from
+// at, where the request joins the queue.
+func (d Decision) waitsFrom(now, at Instant) Decision {
+	lag := at - now
+	if lag <= 0 {
+		return d
+	}
+	add := func(w time.Duration) time.Duration {
+		if w <= 0 || w == Never {
+			return w
+		}
+		if w > Never-lag {
+			return Never
+		}
+		return w + lag
+	}
+	d.RetryAfter, d.ResetAfter = add(d.RetryAfter), add(d.ResetAfter)
+	return d
 }

@@ -84,9 +84,11 @@ func (c counts) retryAfter(n int64) time.Duration {
 	}
 	// In the next window, where curr becomes the weighted previous count; at
 	// the start of the one after, nothing is weighted any more.
+	// x is clamped at 0: when curr ≤ limit − n, n fits as soon as the next
+	// window begins.
 	x := int64(0)
 	if c.curr > 0 {
-		x = w - floorDiv((c.l-n)*w, c.curr)
+		x = max(w-floorDiv((c.l-n)*w, c.curr), 0)
 	}
 	return time.Duration(w - c.elapsed + x)
 }
@@ -104,7 +106,7 @@ func (sc *SlidingWindowCounter) AllowN(now Instant, n int) (Decision, error) {
 	switch {
 	case n64 > sc.limit:
 		d.RetryAfter = Never
-	case !c.fits(n64, c.elapsed):
+	case n > 0 && !c.fits(n64, c.elapsed): // a peek is allowed even above a lowered limit
 		d.RetryAfter = c.retryAfter(n64)
 	default:
 		d.Allowed = true
@@ -121,7 +123,7 @@ func (sc *SlidingWindowCounter) AllowN(now Instant, n int) (Decision, error) {
 	case c.prev > 0:
 		d.ResetAfter = time.Duration(c.window - c.elapsed)
 	}
-	return d, nil
+	return d.waitsFrom(now, c.at), nil
 }
 
 // State returns the current window's start, Count, the Previous window's

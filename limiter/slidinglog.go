@@ -64,7 +64,7 @@ func (sl *SlidingWindowLog) AllowN(now Instant, n int) (Decision, error) {
 	switch {
 	case n > sl.limit:
 		d.RetryAfter = Never
-	case count+n > sl.limit:
+	case n > 0 && count+n > sl.limit:
 		// The same request fits once the (count+n−limit)-th oldest entry in
 		// the window has expired.
 		d.RetryAfter = sl.entry(expired+count+n-sl.limit-1) + sl.window - at
@@ -79,7 +79,7 @@ func (sl *SlidingWindowLog) AllowN(now Instant, n int) (Decision, error) {
 	if count > 0 {
 		d.ResetAfter = sl.entry(sl.size-1) + sl.window - at
 	}
-	return d, nil
+	return d.waitsFrom(now, at), nil
 }
 
 func (sl *SlidingWindowLog) record(at Instant, expired, n int) {

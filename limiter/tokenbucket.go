@@ -26,8 +26,8 @@ type TokenBucket struct {
 // least 1 ns), or math.Inf(1) to allow everything; 0 means the initial burst
 // is spent once and never refilled. burst is the bucket size in tokens, ≥ 0;
 // with burst 0 and a finite rate, no request of n ≥ 1 is ever allowed. It
-// returns an error naming the parameter when rate is NaN, negative or above
-// 1e9, when burst is negative, or when burst × the rate's denominator would
+// returns an error naming the parameter when rate is NaN, negative, above
+// 1e9 or positive but below 1e-9, when burst is negative, or when burst × the rate's denominator would
 // overflow the exact arithmetic.
 func NewTokenBucket(rate float64, burst int) (*TokenBucket, error) {
 	m, err := newBucketMath(rate, burst)
@@ -75,6 +75,7 @@ func (tb *TokenBucket) AllowN(now Instant, n int) (Decision, error) {
 	defer tb.mu.Unlock()
 	at, debt := tb.at(now)
 	d, debt := tb.m.decide(debt, n)
+	d = d.waitsFrom(now, at)
 	if d.Allowed && n > 0 {
 		tb.used, tb.last, tb.debt = true, at, debt
 	}

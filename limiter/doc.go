@@ -1,0 +1,90 @@
+// Package limiter provides the classic rate-limiting algorithms behind one
+// interface, [Strategy], with exact arithmetic, plus [Keyed], a limiter per
+// key (client, API token, client + endpoint) with idle eviction.
+//
+// # Time
+//
+// Every decision is taken at an explicit [Instant]: the time since a clock's
+// origin, in integer nanoseconds (a [time.Duration]). Any instant is valid,
+// the origin and negative instants included; "not used yet" is a flag, never
+// a zero timestamp. Pass instants from a [Clock] ([NewMonotonicClock] reads
+// Go's monotonic clock, so wall-clock jumps never move it) or, in tests and
+// simulations, write them down (1500*time.Millisecond) or use a
+// [ManualClock]: no test needs to sleep.
+//
+// Time never runs backwards for one limiter: a request stamped earlier than
+// the latest instant the limiter has admitted at is evaluated at that instant.
+// It never re-credits tokens, never un-expires entries. Its RetryAfter and
+// ResetAfter still count from its own stamp, so now + RetryAfter is always a
+// valid retry. (A denied request changes no state, so the limiter does not
+// remember its instant.)
+//
+// Rates are exact fractions and time is in integer nanoseconds, so decisions
+// match exact arithmetic on millisecond inputs: at 3 tokens per second, 3
+// tokens are back after exactly 1 s, although the emission interval is
+// 333 333 333⅓ ns.
+//
+// # Strategies
+//
+//	strategy               memory per key      most admitted in any    choose it when
+//	                                           interval of length L
+//	---------------------  ------------------  ----------------------  ------------------------------------------
+//	TokenBucket            a few words         burst + rate × L        bursts are fine, the sustained rate is
+//	                                                                   what matters (APIs, x/time/rate users)
+//	GCRA                   one instant (TAT)   burst + rate × L        as token bucket, state in one timestamp
+//	                                                                   (fits a single key in Redis, ATM cells)
+//	LeakyBucket            a few words         capacity + L/interval   a meter that can also pace (shape) work:
+//	                                                                   Delay tells when to serve it (nginx)
+//	FixedWindow            two counters        2 × limit (L = window)  quotas reset at fixed instants, cheapest
+//	                                                                   ("5000 per hour" with a reset time)
+//	SlidingWindowLog       limit instants      limit (L = window)      the bound must be exact in every window,
+//	                                                                   and limit is small
+//	SlidingWindowCounter   three counters      2 × limit − 1           close to a sliding window in O(1) memory
+//	                                           (L = window)            (Cloudflare), large limits
+//
+// The token bucket, GCRA and the leaky bucket (as a meter, capacity = burst,
+// leak interval = 1/rate) make exactly the same decisions with the same
+// metadata; they differ in how the state is kept and shown. [New] builds any
+// strategy from a [Config].
+//
+// # Decisions and errors
+//
+// AllowN(now, n) returns a [Decision]: Allowed, Limit, Remaining, RetryAfter
+// (the shortest wait after which the same request is allowed if nothing else
+// happens, or [Never] when it never will: n above the limit, or rate 0),
+// ResetAfter (until the limiter is fresh again) and Delay (leaky bucket as a
+// queue). n == 0 is a peek: allowed, changes nothing. A denied request changes
+// no state and is not counted. [RetryAfterSeconds] and [RateLimitHeaders]
+// turn a decision into HTTP header values.
+//
+// Constructors and setters validate their parameters. Every error names the
+// parameter and the accepted range ("limiter: burst -1 is negative; want >=
+// 0") and wraps [ErrInvalid], so errors.Is(err, limiter.ErrInvalid) tells a
+// bad parameter from anything else; a setter that returns an error changes
+// nothing. A negative n is an error too. Live reconfiguration (SetRate,
+// SetBurst, SetCapacity, SetLeakInterval, SetLimit, SetWindow) first brings
+// the state up to now under the old parameters, then applies the new ones.
+//
+// # Keyed limiters
+//
+// [Keyed] creates one strategy per key on first use from a [Factory] that
+// receives the key, so tiers ("free:alice", "pro:bob") and composite keys
+// (client + endpoint) need no change to the strategies. Keys live in a sharded
+// map with a lock per key. [Keyed.Sweep] evicts keys idle for the TTL whose
+// state equals a fresh strategy's, so eviction never changes a decision (a
+// client in debt keeps its debt); sweeping can also be amortised over
+// requests ([KeyedOptions].SweepEvery), with no goroutine.
+//
+// # Sources
+//
+//   - GCRA: ITU-T Recommendation I.371, "Traffic control and congestion
+//     control in B-ISDN", Annex A (virtual scheduling algorithm).
+//   - Leaky bucket as a meter with a queue delay: nginx's limit_req module
+//     (ngx_http_limit_req_module, "burst" and "nodelay").
+//   - Sliding window counter: Cloudflare, "How we built rate limiting capable
+//     of scaling to millions of domains" (2017).
+//   - Token bucket API (Allow / AllowN at an explicit instant):
+//     golang.org/x/time/rate, whose decisions this package's token bucket
+//     reproduces (a differential test checks it) with exact instead of
+//     float64 arithmetic.
+package limiter

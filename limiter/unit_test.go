@@ -1,0 +1,552 @@
+package limiter_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ratelab/ratelab/limiter"
+)
+
+const msec = time.Millisecond
+
+func TestConstructorErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"tb NaN", err2(limiter.NewTokenBucket(math.NaN(), 1)), "limiter: rate NaN is not a number; want tokens per second in [0, 1e9] or +Inf"},
+		{"tb negative rate", err2(limiter.NewTokenBucket(-1, 1)), "limiter: rate -1 is negative; want tokens per second in [0, 1e9] or +Inf"},
+		{"tb -Inf", err2(limiter.NewTokenBucket(math.Inf(-1), 1)), "limiter: rate -Inf is negative; want tokens per second in [0, 1e9] or +Inf"},
+		{"tb rate above 1e9", err2(limiter.NewTokenBucket(2e9, 1)), "limiter: rate 2e+09 gives an emission interval below 1 ns; want tokens per second in [0, 1e9] or +Inf"},
+		{"tb rate below 1e-9", err2(limiter.NewTokenBucket(1e-10, 1)), "limiter: rate 1e-10 is below 1e-9 and would round to 0; want 0 or tokens per second in [1e-9, 1e9] or +Inf"},
+		{"tb negative burst", err2(limiter.NewTokenBucket(1, -1)), "limiter: burst -1 is negative; want >= 0"},
+		{"tb overflow", err2(limiter.NewTokenBucket(1, math.MaxInt)), "limiter: burst 9223372036854775807 at rate 1 overflows the exact arithmetic; want burst <= 2305843009 at this rate"},
+		{"gcra NaN", err2(limiter.NewGCRA(math.NaN(), 1)), "limiter: rate NaN is not a number; want tokens per second in [0, 1e9] or +Inf"},
+		{"gcra rate above 1e9", err2(limiter.NewGCRA(1e9+1, 1)), "limiter: rate 1.000000001e+09 gives an emission interval below 1 ns; want tokens per second in [0, 1e9] or +Inf"},
+		{"gcra negative burst", err2(limiter.NewGCRA(1, -3)), "limiter: burst -3 is negative; want >= 0"},
+		{"gcra overflow", err2(limiter.NewGCRA(1.0/3, math.MaxInt/2)), "limiter: burst 4611686018427387903 at rate 0.3333333333333333 overflows the exact arithmetic; want burst <= 768614336 at this rate"},
+		{"leaky capacity 0", err2(limiter.NewLeakyBucket(0, time.Second)), "limiter: capacity 0 is below 1; want >= 1"},
+		{"leaky interval 0", err2(limiter.NewLeakyBucket(1, 0)), "limiter: leak interval 0s is below 1ns; want >= 1ns"},
+		{"leaky overflow", err2(limiter.NewLeakyBucket(1<<40, time.Hour)), "limiter: capacity 1099511627776 × leak interval 1h0m0s overflows; want capacity × leak interval <= 640511h56m49.213693951s"},
+		{"fixed limit 0", err2(limiter.NewFixedWindow(0, time.Second)), "limiter: limit 0 is below 1; want >= 1"},
+		{"fixed window 0", err2(limiter.NewFixedWindow(1, 0)), "limiter: window 0s is below 1ns; want >= 1ns"},
+		{"log window negative", err2(limiter.NewSlidingWindowLog(1, -time.Second)), "limiter: window -1s is below 1ns; want >= 1ns"},
+		{"log limit negative", err2(limiter.NewSlidingWindowLog(-2, time.Second)), "limiter: limit -2 is below 1; want >= 1"},
+		{"counter overflow", err2(limiter.NewSlidingWindowCounter(1<<40, time.Hour)), "limiter: limit 1099511627776 × window 1h0m0s overflows; want limit × window <= 640511h56m49.213693951s"},
+		{"unknown kind", err2(limiter.New(limiter.Config{Kind: "x"})), `limiter: kind "x" is unknown; want one of [token_bucket gcra leaky_bucket fixed_window sliding_window_log sliding_window_counter]`},
+		{"keyed nil factory", err2(limiter.NewKeyed(nil, limiter.KeyedOptions{})), "limiter: factory is nil; want a function that returns a strategy for a key"},
+		{"keyed negative TTL", err2(limiter.NewKeyed(func(string) (limiter.Strategy, error) { return nil, nil }, limiter.KeyedOptions{IdleTTL: -1})), "limiter: idle TTL -1ns is negative; want >= 0"},
+	} {
+		if tc.err == nil || tc.err.Error() != tc.want {
+			t.Errorf("%s: error %v, want %q", tc.name, tc.err, tc.want)
+		}
+		if !errors.Is(tc.err, limiter.ErrInvalid) {
+			t.Errorf("%s: errors.Is(%v, ErrInvalid) = false", tc.name, tc.err)
+		}
+	}
+}
+
+func err2[T any](_ T, err error) error { return err }
+
+func allKinds(t *testing.T) []limiter.Strategy {
+	t.Helper()
+	var ss []limiter.Strategy
+	for _, c := range []limiter.Config{
+		{Kind: limiter.KindTokenBucket, Rate: 1, Burst: 2},
+		{Kind: limiter.KindGCRA, Rate: 1, Burst: 2},
+		{Kind: limiter.KindLeakyBucket, Capacity: 2, LeakInterval: time.Second},
+		{Kind: limiter.KindFixedWindow, Limit: 2, Window: time.Second},
+		{Kind: limiter.KindSlidingWindowLog, Limit: 2, Window: time.Second},
+		{Kind: limiter.KindSlidingWindowCounter, Limit: 2, Window: time.Second},
+	} {
+		s, err := limiter.New(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss = append(ss, s)
+	}
+	return ss
+}
+
+func TestNegativeN(t *testing.T) {
+	const want = "limiter: n -1 is negative; want >= 0"
+	for _, s := range allKinds(t) {
+		if _, err := s.AllowN(0, -1); err == nil || err.Error() != want || !errors.Is(err, limiter.ErrInvalid) {
+			t.Errorf("%s: AllowN(0, -1) error %v, want %q", s.Kind(), err, want)
+		}
+		if !s.Fresh(0) {
+			t.Errorf("%s: changed by a rejected request", s.Kind())
+		}
+	}
+	k := newKeyed(t, func(string) (limiter.Strategy, error) { return limiter.NewTokenBucket(1, 1) }, limiter.KeyedOptions{})
+	if _, err := k.AllowNAt(0, "a", -1); err == nil || err.Error() != want {
+		t.Errorf("keyed: error %v, want %q", err, want)
+	}
+	if k.Len() != 0 {
+		t.Errorf("keyed: Len %d after a rejected request, want 0", k.Len())
+	}
+}
+
+func TestSetterErrorsChangeNothing(t *testing.T) {
+	tb, _ := limiter.NewTokenBucket(2, 3)
+	g, _ := limiter.NewGCRA(2, 3)
+	lb, _ := limiter.NewLeakyBucket(3, time.Second)
+	fw, _ := limiter.NewFixedWindow(3, time.Second)
+	sl, _ := limiter.NewSlidingWindowLog(3, time.Second)
+	sc, _ := limiter.NewSlidingWindowCounter(3, time.Second)
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{tb.SetRate(0, math.NaN()), "limiter: rate NaN is not a number; want tokens per second in [0, 1e9] or +Inf"},
+		{tb.SetBurst(0, -1), "limiter: burst -1 is negative; want >= 0"},
+		{g.SetRate(0, -2), "limiter: rate -2 is negative; want tokens per second in [0, 1e9] or +Inf"},
+		{g.SetBurst(0, -1), "limiter: burst -1 is negative; want >= 0"},
+		{lb.SetCapacity(0, 0), "limiter: capacity 0 is below 1; want >= 1"},
+		{lb.SetLeakInterval(0, 0), "limiter: leak interval 0s is below 1ns; want >= 1ns"},
+		{fw.SetLimit(0, 0), "limiter: limit 0 is below 1; want >= 1"},
+		{fw.SetWindow(0, -1), "limiter: window -1ns is below 1ns; want >= 1ns"},
+		{sl.SetLimit(0, 0), "limiter: limit 0 is below 1; want >= 1"},
+		{sl.SetWindow(0, 0), "limiter: window 0s is below 1ns; want >= 1ns"},
+		{sc.SetLimit(0, -1), "limiter: limit -1 is below 1; want >= 1"},
+		{sc.SetWindow(0, 0), "limiter: window 0s is below 1ns; want >= 1ns"},
+	} {
+		if tc.err == nil || tc.err.Error() != tc.want || !errors.Is(tc.err, limiter.ErrInvalid) {
+			t.Errorf("error %v, want %q", tc.err, tc.want)
+		}
+	}
+	if tb.Rate() != 2 || tb.Burst() != 3 || g.Rate() != 2 || g.Burst() != 3 {
+		t.Errorf("parameters changed by rejected setters: %v %v %v %v", tb.Rate(), tb.Burst(), g.Rate(), g.Burst())
+	}
+	for _, s := range []limiter.Strategy{lb, fw, sl, sc} {
+		if st := s.State(0); st.Limit != 3 || (st.Window != 0 && st.Window != time.Second) {
+			t.Errorf("%s: state %+v after rejected setters", s.Kind(), st)
+		}
+	}
+}
+
+func mustAllow(t *testing.T, s limiter.Strategy, now limiter.Instant, n int) limiter.Decision {
+	t.Helper()
+	d, err := s.AllowN(now, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func wantDecision(t *testing.T, what string, got, want limiter.Decision) {
+	t.Helper()
+	if got != want {
+		t.Errorf("%s: %+v, want %+v", what, got, want)
+	}
+}
+
+func TestTokenBucketReconfigure(t *testing.T) {
+	tb, _ := limiter.NewTokenBucket(1, 4)
+	wantDecision(t, "take 4", mustAllow(t, tb, 0, 4), limiter.Decision{Allowed: true, Limit: 4, Remaining: 0, ResetAfter: 4 * time.Second})
+	// 1.5 tokens accrue at 1/s, then 2/s.
+	if err := tb.SetRate(1500*msec, 2); err != nil {
+		t.Fatal(err)
+	}
+	if got := tb.State(1500 * msec).Tokens; got != 1.5 {
+		t.Errorf("tokens at 1.5 s = %v, want 1.5", got)
+	}
+	if got := tb.State(2 * time.Second).Tokens; got != 2.5 {
+		t.Errorf("tokens at 2 s = %v, want 2.5", got)
+	}
+	wantDecision(t, "3 at 2 s", mustAllow(t, tb, 2*time.Second, 3), limiter.Decision{Limit: 4, Remaining: 2, RetryAfter: 250 * msec, ResetAfter: 750 * msec})
+	wantDecision(t, "3 at 2.25 s", mustAllow(t, tb, 2250*msec, 3), limiter.Decision{Allowed: true, Limit: 4, Remaining: 0, ResetAfter: 2 * time.Second})
+	// A smaller burst clamps the tokens held; a larger one adds none.
+	tb2, _ := limiter.NewTokenBucket(1, 4)
+	if err := tb2.SetBurst(0, 2); err != nil {
+		t.Fatal(err)
+	}
+	wantDecision(t, "3 above new burst", mustAllow(t, tb2, 0, 3), limiter.Decision{Limit: 2, Remaining: 2, RetryAfter: limiter.Never})
+	wantDecision(t, "2 of new burst", mustAllow(t, tb2, 0, 2), limiter.Decision{Allowed: true, Limit: 2, Remaining: 0, ResetAfter: 2 * time.Second})
+	if err := tb2.SetBurst(500*msec, 4); err != nil {
+		t.Fatal(err)
+	}
+	if got := tb2.State(500 * msec); got.Tokens != 0.5 || got.Limit != 4 || got.Rate != 1 || got.Kind != limiter.KindTokenBucket {
+		t.Errorf("state after larger burst = %+v, want 0.5 tokens of 4", got)
+	}
+	if got := tb2.State(time.Second).Tokens; got != 1 {
+		t.Errorf("tokens at 1 s = %v, want 1", got)
+	}
+}
+
+func TestGCRAStateAndReconfigure(t *testing.T) {
+	g, _ := limiter.NewGCRA(1, 4)
+	mustAllow(t, g, 0, 4)
+	want := limiter.State{Kind: limiter.KindGCRA, Limit: 4, Tokens: 0, Rate: 1, TAT: 4 * time.Second, EmissionInterval: time.Second, Tolerance: 4 * time.Second}
+	if got := g.State(0); !reflect.DeepEqual(got, want) {
+		t.Errorf("state at 0 = %+v, want %+v", got, want)
+	}
+	if err := g.SetRate(1500*msec, 2); err != nil {
+		t.Fatal(err)
+	}
+	// 2.5 tokens missing at 2/s: TAT = 1.5 s + 1.25 s.
+	want = limiter.State{Kind: limiter.KindGCRA, Limit: 4, Tokens: 1.5, Rate: 2, TAT: 2750 * msec, EmissionInterval: 500 * msec, Tolerance: 2 * time.Second}
+	if got := g.State(1500 * msec); !reflect.DeepEqual(got, want) {
+		t.Errorf("state at 1.5 s = %+v, want %+v", got, want)
+	}
+	wantDecision(t, "3 at 2 s", mustAllow(t, g, 2*time.Second, 3), limiter.Decision{Limit: 4, Remaining: 2, RetryAfter: 250 * msec, ResetAfter: 750 * msec})
+	if err := g.SetBurst(2*time.Second, 1); err != nil {
+		t.Fatal(err)
+	}
+	if got := g.State(2 * time.Second); got.Tokens != 1 || got.TAT != 2*time.Second || got.Tolerance != 500*msec {
+		t.Errorf("state after burst 1 = %+v, want 1 token, TAT 2 s, tolerance 500ms", got)
+	}
+}
+
+// Regressions found by propBucketsAgree: GCRA diverged from the token bucket
+// after a change of rate.
+func TestGCRAMatchesTokenBucketAfterReconfigure(t *testing.T) {
+	// Rate 0 after 1/3: a third of a token missing was dropped by GCRA (it
+	// counted whole tokens spent): before, GCRA reported a full bucket.
+	tb, _ := limiter.NewTokenBucket(1.0/3, 2)
+	g, _ := limiter.NewGCRA(1.0/3, 2)
+	for _, s := range []interface {
+		limiter.Strategy
+		SetRate(limiter.Instant, float64) error
+	}{tb, g} {
+		mustAllow(t, s, 0, 1)
+		if err := s.SetRate(2*time.Second, 0); err != nil {
+			t.Fatal(err)
+		}
+		wantDecision(t, string(s.Kind())+" peek at rate 0", mustAllow(t, s, 2*time.Second, 0), limiter.Decision{Allowed: true, Limit: 2, Remaining: 1, ResetAfter: limiter.Never})
+		if s.Fresh(time.Hour) {
+			t.Errorf("%s: fresh at rate 0 with a third of a token missing", s.Kind())
+		}
+	}
+	// +Inf then 1/s: GCRA forgot the instants admitted at +Inf, so a stale
+	// request was evaluated at its own stamp: before, the last request was
+	// allowed by GCRA and denied by the token bucket.
+	tb, _ = limiter.NewTokenBucket(math.Inf(1), 2)
+	g, _ = limiter.NewGCRA(math.Inf(1), 2)
+	for _, s := range []interface {
+		limiter.Strategy
+		SetRate(limiter.Instant, float64) error
+	}{tb, g} {
+		mustAllow(t, s, 10*time.Second, 1)
+		if err := s.SetRate(10*time.Second, 1); err != nil {
+			t.Fatal(err)
+		}
+		wantDecision(t, string(s.Kind())+" stale 2", mustAllow(t, s, 5*time.Second, 2), limiter.Decision{Allowed: true, Limit: 2, Remaining: 0, ResetAfter: 7 * time.Second})
+		wantDecision(t, string(s.Kind())+" 1 at 10 s", mustAllow(t, s, 10*time.Second, 1), limiter.Decision{Limit: 2, Remaining: 0, RetryAfter: time.Second, ResetAfter: 2 * time.Second})
+	}
+}
+
+// Regression found by propWaitsAreExact / propStaleIsLatestAdmitted: the
+// waits of a stale request counted from the latest instant admitted, not from
+// its own stamp, so a retry at now + RetryAfter was denied again. Before:
+// RetryAfter 1s, ResetAfter 1s.
+func TestStaleWaitsCountFromNow(t *testing.T) {
+	for _, s := range allKinds(t) {
+		mustAllow(t, s, 10*time.Second, 2)
+		d := mustAllow(t, s, 9*time.Second, 1)
+		want := limiter.Decision{Limit: 2, Remaining: 0, RetryAfter: 2 * time.Second, ResetAfter: 3 * time.Second}
+		switch s.Kind() {
+		case limiter.KindFixedWindow, limiter.KindSlidingWindowLog:
+			want.ResetAfter = 2 * time.Second
+		case limiter.KindSlidingWindowCounter: // at 11.5 s the 2 of window 10 weigh 1
+			want.RetryAfter = 2500 * msec
+		}
+		wantDecision(t, string(s.Kind())+" stale", d, want)
+		if got := mustAllow(t, s, 9*time.Second+d.RetryAfter-1, 1); got.Allowed {
+			t.Errorf("%s: allowed 1 ns before now + RetryAfter", s.Kind())
+		}
+		if got := mustAllow(t, s, 9*time.Second+d.RetryAfter, 1); !got.Allowed {
+			t.Errorf("%s: denied at now + RetryAfter: %+v", s.Kind(), got)
+		}
+	}
+}
+
+func TestLeakyBucket(t *testing.T) {
+	lb, _ := limiter.NewLeakyBucket(4, time.Second)
+	wantDecision(t, "3", mustAllow(t, lb, 0, 3), limiter.Decision{Allowed: true, Limit: 4, Remaining: 1, ResetAfter: 3 * time.Second, Delay: 2 * time.Second})
+	want := limiter.State{Kind: limiter.KindLeakyBucket, Limit: 4, Level: 2.5, Rate: 1}
+	if got := lb.State(500 * msec); !reflect.DeepEqual(got, want) {
+		t.Errorf("state at 0.5 s = %+v, want %+v", got, want)
+	}
+	if err := lb.SetLeakInterval(500*msec, 250*msec); err != nil {
+		t.Fatal(err)
+	}
+	want = limiter.State{Kind: limiter.KindLeakyBucket, Limit: 4, Level: 1.5, Rate: 4}
+	if got := lb.State(750 * msec); !reflect.DeepEqual(got, want) {
+		t.Errorf("state at 0.75 s = %+v, want %+v", got, want)
+	}
+	if err := lb.SetCapacity(750*msec, 1); err != nil {
+		t.Fatal(err)
+	}
+	if got := lb.State(750 * msec); got.Level != 1 || got.Limit != 1 {
+		t.Errorf("state after capacity 1 = %+v, want level 1 of 1", got)
+	}
+	wantDecision(t, "1 at 0.75 s", mustAllow(t, lb, 750*msec, 1), limiter.Decision{Limit: 1, Remaining: 0, RetryAfter: 250 * msec, ResetAfter: 250 * msec})
+	wantDecision(t, "1 at 1 s", mustAllow(t, lb, time.Second, 1), limiter.Decision{Allowed: true, Limit: 1, Remaining: 0, ResetAfter: 250 * msec})
+}
+
+// A level that is not a whole number of nanoseconds of water under the new
+// leak interval is rounded up (never granting a fraction not earned); the
+// token bucket's debt stays exact. That is why propBucketsAgree stops
+// comparing the leaky bucket at a reconfiguration.
+func TestLeakyBucketSetLeakInterval(t *testing.T) {
+	lb, _ := limiter.NewLeakyBucket(1, time.Second)
+	tb, _ := limiter.NewTokenBucket(1, 1)
+	mustAllow(t, lb, 0, 1)
+	mustAllow(t, tb, 0, 1)
+	_ = lb.SetLeakInterval(1, 500*msec) // 999 999 999 ns of water → 499 999 999.5, rounded up
+	_ = tb.SetRate(1, 2)
+	_ = lb.SetLeakInterval(1, time.Second)
+	_ = tb.SetRate(1, 1)
+	if got := mustAllow(t, lb, 1, 0).ResetAfter; got != time.Second {
+		t.Errorf("leaky bucket ResetAfter = %v, want 1s", got)
+	}
+	if got := mustAllow(t, tb, 1, 0).ResetAfter; got != time.Second-1 {
+		t.Errorf("token bucket ResetAfter = %v, want 999.999999ms", got)
+	}
+}
+
+func TestFixedWindow(t *testing.T) {
+	fw, _ := limiter.NewFixedWindow(3, time.Second)
+	wantDecision(t, "2", mustAllow(t, fw, 100*msec, 2), limiter.Decision{Allowed: true, Limit: 3, Remaining: 1, ResetAfter: 900 * msec})
+	_ = fw.SetLimit(200*msec, 1)
+	// Before the fix this peek was denied (RetryAfter 800ms) with Remaining -1.
+	wantDecision(t, "peek after lower limit", mustAllow(t, fw, 200*msec, 0), limiter.Decision{Allowed: true, Limit: 1, Remaining: 0, ResetAfter: 800 * msec})
+	wantDecision(t, "1 after lower limit", mustAllow(t, fw, 200*msec, 1), limiter.Decision{Limit: 1, Remaining: 0, RetryAfter: 800 * msec, ResetAfter: 800 * msec})
+	_ = fw.SetWindow(300*msec, 10*time.Second)
+	_ = fw.SetLimit(300*msec, 5)
+	want := limiter.State{Kind: limiter.KindFixedWindow, Limit: 5, Window: 10 * time.Second, WindowStart: 0, Count: 2}
+	if got := fw.State(300 * msec); !reflect.DeepEqual(got, want) {
+		t.Errorf("state = %+v, want %+v", got, want)
+	}
+	wantDecision(t, "3 in the longer window", mustAllow(t, fw, 9*time.Second, 3), limiter.Decision{Allowed: true, Limit: 5, Remaining: 0, ResetAfter: time.Second})
+}
+
+func TestSlidingWindowLog(t *testing.T) {
+	sl, _ := limiter.NewSlidingWindowLog(3, time.Second)
+	for _, at := range []time.Duration{0, 100 * msec, 200 * msec} {
+		mustAllow(t, sl, at, 1)
+	}
+	wantDecision(t, "full", mustAllow(t, sl, 300*msec, 2), limiter.Decision{Limit: 3, Remaining: 0, RetryAfter: 800 * msec, ResetAfter: 900 * msec})
+	_ = sl.SetLimit(300*msec, 2) // keeps the newest 2
+	want := limiter.State{Kind: limiter.KindSlidingWindowLog, Limit: 2, Window: time.Second, Count: 2, Log: []limiter.Instant{100 * msec, 200 * msec}}
+	if got := sl.State(300 * msec); !reflect.DeepEqual(got, want) {
+		t.Errorf("state = %+v, want %+v", got, want)
+	}
+	_ = sl.SetWindow(300*msec, 150*msec) // 100 ms has expired by 300 ms under 150 ms
+	want = limiter.State{Kind: limiter.KindSlidingWindowLog, Limit: 2, Window: 150 * msec, Count: 1, Log: []limiter.Instant{200 * msec}}
+	if got := sl.State(300 * msec); !reflect.DeepEqual(got, want) {
+		t.Errorf("state = %+v, want %+v", got, want)
+	}
+	wantDecision(t, "2 at 300 ms", mustAllow(t, sl, 300*msec, 2), limiter.Decision{Limit: 2, Remaining: 1, RetryAfter: 50 * msec, ResetAfter: 50 * msec})
+}
+
+func TestSlidingWindowCounter(t *testing.T) {
+	sc, _ := limiter.NewSlidingWindowCounter(4, time.Second)
+	mustAllow(t, sc, 500*msec, 4)
+	want := limiter.State{Kind: limiter.KindSlidingWindowCounter, Limit: 4, Window: time.Second, WindowStart: time.Second, Count: 0, Previous: 4, Weighted: 3}
+	if got := sc.State(1250 * msec); !reflect.DeepEqual(got, want) {
+		t.Errorf("state = %+v, want %+v", got, want)
+	}
+	wantDecision(t, "peek", mustAllow(t, sc, 1250*msec, 0), limiter.Decision{Allowed: true, Limit: 4, Remaining: 1, ResetAfter: 750 * msec})
+	// 4·(1000 − e) + 2·1000 ≤ 4000 from e = 500 ms.
+	wantDecision(t, "2", mustAllow(t, sc, 1250*msec, 2), limiter.Decision{Limit: 4, Remaining: 1, RetryAfter: 250 * msec, ResetAfter: 750 * msec})
+	_ = sc.SetLimit(1250*msec, 8)
+	wantDecision(t, "peek at limit 8", mustAllow(t, sc, 1250*msec, 0), limiter.Decision{Allowed: true, Limit: 8, Remaining: 5, ResetAfter: 750 * msec})
+	_ = sc.SetWindow(1250*msec, 500*msec) // windows of 500 ms: now 250 ms into [1000, 1500)
+	want = limiter.State{Kind: limiter.KindSlidingWindowCounter, Limit: 8, Window: 500 * msec, WindowStart: time.Second, Count: 0, Previous: 4, Weighted: 2}
+	if got := sc.State(1250 * msec); !reflect.DeepEqual(got, want) {
+		t.Errorf("state = %+v, want %+v", got, want)
+	}
+}
+
+// Regression: with a window much shorter than the limit (1 ns, limit 5),
+// RetryAfter was negative (−2ns); the request fits at the next window.
+func TestSlidingWindowCounterTinyWindow(t *testing.T) {
+	sc, _ := limiter.NewSlidingWindowCounter(5, 1)
+	mustAllow(t, sc, 0, 4)
+	wantDecision(t, "1 at 1 ns", mustAllow(t, sc, 1, 1), limiter.Decision{Allowed: true, Limit: 5, Remaining: 0, ResetAfter: 2})
+	wantDecision(t, "1 more", mustAllow(t, sc, 1, 1), limiter.Decision{Limit: 5, Remaining: 0, RetryAfter: 1, ResetAfter: 2})
+	wantDecision(t, "retry", mustAllow(t, sc, 2, 1), limiter.Decision{Allowed: true, Limit: 5, Remaining: 3, ResetAfter: 2})
+}
+
+func TestHTTPHeaders(t *testing.T) {
+	for _, tc := range []struct {
+		d    limiter.Decision
+		want string
+	}{
+		{limiter.Decision{Allowed: true}, ""},
+		{limiter.Decision{RetryAfter: limiter.Never}, ""},
+		{limiter.Decision{RetryAfter: 1}, "1"},
+		{limiter.Decision{RetryAfter: time.Second}, "1"},
+		{limiter.Decision{RetryAfter: time.Second + 1}, "2"},
+		{limiter.Decision{RetryAfter: 90 * time.Second}, "90"},
+	} {
+		if got := limiter.RetryAfterSeconds(tc.d); got != tc.want {
+			t.Errorf("RetryAfterSeconds(%+v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		d    limiter.Decision
+		want string
+	}{
+		{limiter.Decision{Limit: 10, Remaining: 3, ResetAfter: 1500 * msec}, "10 3 2"},
+		{limiter.Decision{Limit: 10, Remaining: 10, ResetAfter: 0}, "10 10 1"},
+		{limiter.Decision{Limit: 5, Remaining: -1, ResetAfter: 2 * time.Second}, "5 0 2"},
+		{limiter.Decision{Limit: 1, Remaining: 0, ResetAfter: time.Nanosecond}, "1 0 1"},
+	} {
+		l, r, reset := limiter.RateLimitHeaders(tc.d)
+		if got := strings.Join([]string{l, r, reset}, " "); got != tc.want {
+			t.Errorf("RateLimitHeaders(%+v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+func newKeyed(t *testing.T, f limiter.Factory, o limiter.KeyedOptions) *limiter.Keyed {
+	t.Helper()
+	k, err := limiter.NewKeyed(f, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func keyedAllow(t *testing.T, k *limiter.Keyed, now limiter.Instant, key string, n int) limiter.Decision {
+	t.Helper()
+	d, err := k.AllowNAt(now, key, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestKeyedTiersAndCompositeKeys(t *testing.T) {
+	var seen []string
+	k := newKeyed(t, func(key string) (limiter.Strategy, error) {
+		seen = append(seen, key)
+		tier, _, _ := strings.Cut(key, ":")
+		if tier == "pro" {
+			return limiter.NewTokenBucket(10, 10)
+		}
+		return limiter.NewTokenBucket(1, 2)
+	}, limiter.KeyedOptions{SweepEvery: -1})
+	if k.Len() != 0 {
+		t.Fatalf("Len = %d before any request", k.Len())
+	}
+	if _, ok := k.State(0, "free:alice|GET /search"); ok {
+		t.Fatal("State reports a key never used")
+	}
+	wantDecision(t, "free", keyedAllow(t, k, 0, "free:alice|GET /search", 3), limiter.Decision{Limit: 2, Remaining: 2, RetryAfter: limiter.Never})
+	wantDecision(t, "pro", keyedAllow(t, k, 0, "pro:bob|GET /search", 3), limiter.Decision{Allowed: true, Limit: 10, Remaining: 7, ResetAfter: 300 * msec})
+	wantDecision(t, "free, other endpoint", keyedAllow(t, k, 0, "free:alice|POST /upload", 2), limiter.Decision{Allowed: true, Limit: 2, Remaining: 0, ResetAfter: 2 * time.Second})
+	wantDecision(t, "free, same endpoint", keyedAllow(t, k, 0, "free:alice|GET /search", 2), limiter.Decision{Allowed: true, Limit: 2, Remaining: 0, ResetAfter: 2 * time.Second})
+	keyedAllow(t, k, 0, "pro:bob|GET /search", 1)
+	if want := []string{"free:alice|GET /search", "pro:bob|GET /search", "free:alice|POST /upload"}; !reflect.DeepEqual(seen, want) {
+		t.Errorf("factory called with %q, want %q", seen, want)
+	}
+	if k.Len() != 3 {
+		t.Errorf("Len = %d, want 3", k.Len())
+	}
+	if st, ok := k.State(500*msec, "pro:bob|GET /search"); !ok || st.Tokens != 10 {
+		t.Errorf("State = %+v, %v; want 10 tokens", st, ok)
+	}
+}
+
+func TestKeyedFactoryErrors(t *testing.T) {
+	sentinel := errors.New("no such tier")
+	k := newKeyed(t, func(key string) (limiter.Strategy, error) {
+		switch key {
+		case "bad":
+			return nil, sentinel
+		case "nil":
+			return nil, nil
+		}
+		return limiter.NewFixedWindow(1, time.Second)
+	}, limiter.KeyedOptions{})
+	if _, err := k.AllowNAt(0, "bad", 1); !errors.Is(err, sentinel) {
+		t.Errorf("error %v, want the factory's", err)
+	}
+	const want = `limiter: factory returned no strategy for key "nil"; want a strategy or an error`
+	if _, err := k.AllowNAt(0, "nil", 1); err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	if k.Len() != 0 {
+		t.Errorf("Len = %d after failed creations, want 0", k.Len())
+	}
+}
+
+func TestKeyedSweep(t *testing.T) {
+	k := newKeyed(t, func(string) (limiter.Strategy, error) { return limiter.NewTokenBucket(0.1, 2) },
+		limiter.KeyedOptions{IdleTTL: 5 * time.Second, SweepEvery: -1})
+	keyedAllow(t, k, 0, "debtor", 2)
+	keyedAllow(t, k, 0, "peeker", 0)
+	if n := k.Sweep(time.Second); n != 0 || k.Len() != 2 {
+		t.Errorf("Sweep(1s) evicted %d, Len %d; want 0, 2 (not idle yet)", n, k.Len())
+	}
+	if n := k.Sweep(6 * time.Second); n != 1 || k.Len() != 1 {
+		t.Errorf("Sweep(6s) evicted %d, Len %d; want 1 (the fresh peeker), 1", n, k.Len())
+	}
+	// Eviction keeps debt: "debtor" is still held and still owes.
+	wantDecision(t, "debtor at 6 s", keyedAllow(t, k, 6*time.Second, "debtor", 1), limiter.Decision{Limit: 2, Remaining: 0, RetryAfter: 4 * time.Second, ResetAfter: 14 * time.Second})
+	if n := k.Sweep(20 * time.Second); n != 1 || k.Len() != 0 {
+		t.Errorf("Sweep(20s) evicted %d, Len %d; want 1, 0", n, k.Len())
+	}
+	wantDecision(t, "debtor back", keyedAllow(t, k, 20*time.Second, "debtor", 2), limiter.Decision{Allowed: true, Limit: 2, Remaining: 0, ResetAfter: 20 * time.Second})
+}
+
+func TestKeyedAmortisedSweep(t *testing.T) {
+	factory := func(string) (limiter.Strategy, error) { return limiter.NewTokenBucket(1, 1) }
+	for _, tc := range []struct {
+		every, wantLen int
+	}{{1, 1}, {-1, 101}} {
+		k := newKeyed(t, factory, limiter.KeyedOptions{IdleTTL: time.Second, SweepEvery: tc.every})
+		for i := range 100 {
+			keyedAllow(t, k, 0, fmt.Sprint("client-", i), 1)
+		}
+		// 64 requests sweep each of the 64 shards once, at 10 s − TTL: every
+		// client is full again by then.
+		for range 64 {
+			keyedAllow(t, k, 10*time.Second, "x", 0)
+		}
+		keyedAllow(t, k, 10*time.Second, "x", 1)
+		if k.Len() != tc.wantLen {
+			t.Errorf("SweepEvery %d: Len = %d, want %d", tc.every, k.Len(), tc.wantLen)
+		}
+	}
+	// The amortised sweep evicts only keys fresh IdleTTL before the sweeping
+	// request: "late" (debt paid at 2 s) survives a sweep at 2.5 s, so its
+	// request stamped 1.8 s still finds its debt.
+	k := newKeyed(t, factory, limiter.KeyedOptions{IdleTTL: time.Second, SweepEvery: 1})
+	keyedAllow(t, k, time.Second, "late", 1)
+	for range 64 {
+		keyedAllow(t, k, 2500*msec, "other", 0)
+	}
+	wantDecision(t, "late at 1.8 s", keyedAllow(t, k, 1800*msec, "late", 1), limiter.Decision{Limit: 1, Remaining: 0, RetryAfter: 200 * msec, ResetAfter: 200 * msec})
+}
+
+// Regression: a peek (n = 0) was denied, with Remaining below 0 for the fixed
+// window, once a lowered limit left more counted than allowed.
+func TestPeekAfterLoweredLimit(t *testing.T) {
+	fw, _ := limiter.NewFixedWindow(4, time.Second)
+	sc, _ := limiter.NewSlidingWindowCounter(4, time.Second)
+	for _, s := range []interface {
+		limiter.Strategy
+		SetLimit(limiter.Instant, int) error
+	}{fw, sc} {
+		mustAllow(t, s, 0, 4)
+		if err := s.SetLimit(0, 1); err != nil {
+			t.Fatal(err)
+		}
+		reset := time.Second
+		if s.Kind() == limiter.KindSlidingWindowCounter {
+			reset = 2 * time.Second
+		}
+		wantDecision(t, string(s.Kind())+" peek", mustAllow(t, s, 0, 0), limiter.Decision{Allowed: true, Limit: 1, Remaining: 0, ResetAfter: reset})
+	}
+}
