@@ -38,11 +38,11 @@ vet:
 
 ## unit: every Go test natively, with the race detector (browser tests run in `e2e`)
 unit:
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 10m ./...
 
-## wasm-test: the limiter's tests compiled to js/wasm and run under Node
+## wasm-test: the limiter and simulation tests compiled to js/wasm and run under Node
 wasm-test:
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" ./limiter/...
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 5m -exec="$(WASM_EXEC)" ./limiter/... ./app/sim/...
 
 ## fuzz: each property test of limiter/ on FUZZ_RUNS random traces
 fuzz:
@@ -53,7 +53,7 @@ fuzz:
 
 ## e2e: the playground end to end in headless Chromium (builds first)
 e2e: build
-	$(GO) test -count=1 -tags e2e -v ./app/e2e/
+	$(GO) test -count=1 -timeout 10m -tags e2e -v ./app/e2e/
 
 clean:
 	rm -rf bin web/app.wasm web/app.wasm.gz testout

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/limiter"
+)
+
+// controls is the left column: the strategy, its parameters, the request
+// buttons and the clock. It changes the simulation; the view redraws it.
+type controls struct {
+	app.Compo
+	Sim *Sim
+
+	errs    map[string]string // parameter id → message shown next to it
+	burstN  int
+	sliders []sliderPos // rendered sliders, for syncSliders
+}
+
+type sliderPos struct {
+	id  string
+	pos float64
+}
+
+func (c *controls) OnInit() {
+	c.errs = map[string]string{}
+	c.burstN = 5
+}
+
+func (c *controls) OnMount(ctx app.Context) { c.syncSliders(ctx) }
+
+// syncSliders sets each range input's value once its min, max and step are
+// in place: go-app sets attributes in map order, and a value set before a
+// larger max or finer step is clamped by the browser.
+func (c *controls) syncSliders(ctx app.Context) {
+	ctx.Defer(func(app.Context) {
+		for _, s := range c.sliders {
+			if el := app.Window().GetElementByID(s.id); el.Truthy() {
+				el.Set("value", num(s.pos))
+			}
+		}
+	})
+}
+
+func (c *controls) Render() app.UI {
+	s := c.Sim
+	c.sliders = c.sliders[:0]
+	tb := s.Kind() == limiter.KindTokenBucket
+	var params app.UI
+	if tb {
+		params = app.Div().Class("params").Body(
+			c.param("Capacity (burst)", ParamBurst, float64(s.Burst()), func(v float64) error { return s.SetBurst(int(v)) }),
+			c.param("Refill rate", ParamRate, s.Rate(), s.SetRate),
+		)
+	} else {
+		params = app.Div().Class("params").Body(
+			c.param("Limit", ParamLimit, float64(s.Limit()), func(v float64) error { return s.SetLimit(int(v)) }),
+			c.param("Window", ParamWindow, s.Window().Seconds(), func(v float64) error { return s.SetWindow(Seconds(v)) }),
+		)
+	}
+	pause := "Pause clock"
+	if !s.Running() {
+		pause = "Resume clock"
+	}
+	auto := "Auto-fire: off"
+	if s.Autofire() {
+		auto = "Auto-fire: on"
+	}
+	return app.Section().Class("card controls").Aria("label", "Controls").Body(
+		app.H2().Text("Strategy"),
+		app.Div().ID("strategy").Class("segmented").Role("group").Aria("label", "Strategy").Body(
+			c.strategyButton(limiter.KindTokenBucket),
+			c.strategyButton(limiter.KindSlidingWindowLog),
+		),
+		app.P().ID("explain").Class("explain").Text(explanation(s.Kind())),
+
+		app.H2().Text("Parameters"),
+		params,
+
+		app.H2().Text("Requests"),
+		app.Div().Class("row").Body(
+			app.Button().ID("send").Class("btn primary").Text("Send request").OnClick(c.onSend),
+			app.Span().Class("hint").Body(app.Kbd().Text("Space"), app.Text(" also sends")),
+		),
+		app.Div().Class("row").Body(
+			app.Button().ID("burst").Class("btn").Text("Burst ×"+strconv.Itoa(c.burstN)).OnClick(c.onBurst),
+			app.Label().For(ParamBurstN.ID).Class("inline-label").Text("N ="),
+			app.Input().Type("number").ID(ParamBurstN.ID).Class("num").
+				Min(ParamBurstN.Min).Max(ParamBurstN.Max).Step(ParamBurstN.Step).
+				Value(c.burstN).OnChange(c.onBurstN),
+		),
+		c.errorLine(ParamBurstN.ID),
+		app.Div().Class("row").Body(
+			app.Button().ID("autofire").Class("btn toggle").Aria("pressed", s.Autofire()).Text(auto).OnClick(c.onAutofire),
+		),
+		c.param("Auto-fire rate", ParamAutoRate, s.AutoRate(), func(v float64) error { s.SetAutoRate(v); return nil }),
+
+		app.H2().Text("Clock"),
+		app.Div().Class("row").Body(
+			app.Button().ID("pause").Class("btn").Aria("pressed", !s.Running()).Text(pause).OnClick(c.onPause),
+			app.Button().ID("step").Class("btn").Title("Move the clock forward by 100 ms").Text("+100 ms").OnClick(c.onStep(100)),
+			app.Button().ID("step-1s").Class("btn").Title("Move the clock forward by 1 s").Text("+1 s").OnClick(c.onStep(1000)),
+			app.Button().ID("reset").Class("btn danger").Title("A fresh limiter, totals to zero, clock to 0").Text("Reset").OnClick(c.onReset),
+		),
+	)
+}
+
+func (c *controls) strategyButton(k limiter.Kind) app.UI {
+	on := c.Sim.Kind() == k
+	cls := "seg"
+	if on {
+		cls = "seg on"
+	}
+	return app.Button().ID("strategy-"+string(k)).Class(cls).Aria("pressed", on).
+		Text(k.Name()).OnClick(func(ctx app.Context, e app.Event) {
+		c.Sim.SetKind(k)
+		clear(c.errs)
+		c.syncSliders(ctx)
+	}, k)
+}
+
+func explanation(k limiter.Kind) string {
+	if k == limiter.KindSlidingWindowLog {
+		return "Sliding window log: the limiter keeps the time of every allowed request. A request is allowed while fewer than limit entries lie within the last window; each entry expires one window after it was made."
+	}
+	return "Token bucket: a bucket holds up to burst tokens and refills continuously at the refill rate. Each request takes one token; a request that finds less than one token is denied."
+}
+
+// param renders a slider with its value and unit, a number field for exact
+// values, and the error of the last bad entry.
+func (c *controls) param(label string, p Param, v float64, apply func(float64) error) app.UI {
+	pos := p.SliderPos(v)
+	c.sliders = append(c.sliders, sliderPos{id: p.ID, pos: pos})
+	lo, hi, step := p.Min, p.Max, p.Step
+	if p.Log {
+		lo, hi, step = 0, LogSteps, 1
+	}
+	return app.Div().Class("param").Body(
+		app.Div().Class("param-head").Body(
+			app.Label().For(p.ID).Text(label),
+			app.Span().ID(p.ID+"-value").Class("param-value").Text(p.FormatValue(v)),
+		),
+		app.Div().Class("param-inputs").Body(
+			app.Input().Type("range").ID(p.ID).Min(lo).Max(hi).Step(step).Value(num(pos)).
+				Aria("label", label).
+				OnInput(func(ctx app.Context, e app.Event) {
+					x, err := strconv.ParseFloat(ctx.JSSrc().Get("value").String(), 64)
+					if err != nil {
+						return
+					}
+					c.apply(ctx, p, p.FromSlider(x), apply)
+				}, p.ID),
+			app.Input().Type("number").ID(p.ID+"-num").Class("num").Min(p.Min).Max(p.Max).Step(p.Step).
+				Value(num(v)).Aria("label", label+" ("+p.Unit+")").
+				OnChange(func(ctx app.Context, e app.Event) {
+					x, err := p.Parse(ctx.JSSrc().Get("value").String())
+					if err != nil {
+						c.errs[p.ID] = err.Error()
+						return
+					}
+					c.apply(ctx, p, x, apply)
+				}, p.ID),
+			app.Span().Class("unit").Text(p.Unit),
+		),
+		c.errorLine(p.ID),
+	)
+}
+
+func (c *controls) apply(ctx app.Context, p Param, v float64, apply func(float64) error) {
+	if err := apply(v); err != nil {
+		c.errs[p.ID] = err.Error() // the limiter's own message
+		return
+	}
+	delete(c.errs, p.ID)
+	c.syncSliders(ctx)
+}
+
+func (c *controls) errorLine(id string) app.UI {
+	msg, ok := c.errs[id]
+	return app.If(ok, app.P().ID(id+"-error").Class("param-error").Role("alert").Text("⚠ "+msg))
+}
+
+func (c *controls) onSend(ctx app.Context, e app.Event) { c.Sim.Send(1) }
+
+func (c *controls) onBurst(ctx app.Context, e app.Event) { c.Sim.Send(c.burstN) }
+
+func (c *controls) onBurstN(ctx app.Context, e app.Event) {
+	x, err := ParamBurstN.Parse(ctx.JSSrc().Get("value").String())
+	if err != nil {
+		c.errs[ParamBurstN.ID] = err.Error()
+		return
+	}
+	delete(c.errs, ParamBurstN.ID)
+	c.burstN = int(x)
+}
+
+func (c *controls) onAutofire(ctx app.Context, e app.Event) { c.Sim.SetAutofire(!c.Sim.Autofire()) }
+
+func (c *controls) onPause(ctx app.Context, e app.Event) { c.Sim.SetRunning(!c.Sim.Running()) }
+
+func (c *controls) onStep(ms int) app.EventHandler {
+	return func(ctx app.Context, e app.Event) { c.Sim.Step(Milliseconds(ms)) }
+}
+
+func (c *controls) onReset(ctx app.Context, e app.Event) {
+	c.Sim.Reset()
+	clear(c.errs)
+	c.syncSliders(ctx)
+}

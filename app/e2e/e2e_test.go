@@ -1,0 +1,538 @@
+//go:build e2e
+
+// Package e2e drives the playground end to end: the real server binary
+// (bin/server, built by `make build`) and Debian's headless Chromium.
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// repoRoot is where bin/server and web/ are, from app/e2e.
+var repoRoot = filepath.Join("..", "..")
+
+// page is one tab on the playground.
+type page struct {
+	t    *testing.T
+	ctx  context.Context
+	base string
+}
+
+func TestPlayground(t *testing.T) {
+	chromium := findChromium(t)
+	base := startServer(t)
+	p := openPage(t, chromium, base)
+
+	t.Run("WasmServedGzip", func(t *testing.T) { testWasmGzip(t, base) })
+	t.Run("TokenBucket", func(t *testing.T) { p.t = t; testTokenBucket(p) })
+	t.Run("BadInput", func(t *testing.T) { p.t = t; testBadInput(p) })
+	t.Run("SpaceAndBurst", func(t *testing.T) { p.t = t; testSpaceAndBurst(p) })
+	t.Run("SlidingWindowLog", func(t *testing.T) { p.t = t; testSlidingWindowLog(p) })
+	t.Run("AutofireScreenshot", func(t *testing.T) { p.t = t; testAutofire(p) })
+	t.Run("HeavyLoadKeepsUp", func(t *testing.T) { p.t = t; testHeavyLoad(p) })
+}
+
+// testTokenBucket is the issue's scenario: capacity 3, refill 0.5/s, clock
+// paused, four sends → 3 allowed, 1 denied, level 0.00 of 3, retry after 2 s;
+// resumed, once a token is back the next request is allowed.
+func testTokenBucket(p *page) {
+	p.waitText("#strategy-token_bucket", "token bucket")
+	p.waitAttr("#strategy-token_bucket", "aria-pressed", "true")
+	p.setRange("capacity", "3")
+	p.waitText("#capacity-value", "3 tokens")
+	p.waitValue("#capacity-num", "3")
+	p.setRange("rate", "0.5")
+	p.waitText("#rate-value", "0.5 tokens/s")
+	p.waitValue("#rate-num", "0.5")
+	p.waitText("#level-of", " of 3 tokens")
+
+	p.click("#pause")
+	p.waitText("#clock-state", "paused")
+	p.waitText("#pause", "Resume clock")
+	p.waitText("#level", "3.00")
+	for range 4 {
+		p.click("#send")
+	}
+	p.waitText("#allowed-count", "3")
+	p.waitText("#denied-count", "1")
+	p.waitText("#level", "0.00")
+	p.waitText("#level-of", " of 3 tokens")
+	p.waitText("#retry-after", "2.00 s")
+	p.waitText("#last-decision .verdict", "✕ denied")
+	p.waitText("#last-decision .detail", "retry after 2.00 s")
+	p.waitCount("#log li", 4)
+	p.waitText("#log li:nth-child(2) .verdict", "✓ allowed")
+	p.waitText("#log li:nth-child(2) .detail", "0 left")
+	p.screenshot("1-token-bucket-denied.png")
+
+	p.click("#pause")
+	p.waitText("#clock-state", "running")
+	p.pollLevelAtLeast(1.00, 10*time.Second)
+	p.click("#send")
+	p.waitText("#allowed-count", "4")
+	p.waitText("#denied-count", "1")
+	p.waitText("#last-decision .verdict", "✓ allowed")
+	p.waitText("#retry-after", "—")
+	p.screenshot("2-token-bucket-refilled.png")
+}
+
+// testBadInput: a bad number shows its error next to the field and the
+// limiter keeps the last good value; a good one clears the error.
+func testBadInput(p *page) {
+	for _, c := range []struct{ id, in, msg string }{
+		{"capacity-num", "", "⚠ burst is empty; want 1 to 100 tokens"},
+		{"capacity-num", "150", "⚠ burst 150 is out of range; want 1 to 100 tokens"},
+		{"capacity-num", "2.5", "⚠ burst 2.5 is not a whole number; want 1 to 100 tokens"},
+		{"rate-num", "-1", "⚠ refill rate -1 is out of range; want 0 to 50 tokens/s"},
+	} {
+		p.setNumber(c.id, c.in)
+		errID := "#" + strings.TrimSuffix(c.id, "-num") + "-error"
+		p.waitText(errID, c.msg)
+	}
+	p.waitText("#capacity-value", "3 tokens")
+	p.waitText("#rate-value", "0.5 tokens/s")
+	p.waitText("#level-of", " of 3 tokens") // the limiter's own burst
+	p.screenshot("3-bad-input.png")
+	p.setNumber("capacity-num", "3")
+	p.waitGone("#capacity-error")
+	p.setNumber("rate-num", "0.5")
+	p.waitGone("#rate-error")
+}
+
+// testSpaceAndBurst: after a reset (fresh bucket of 3, paused), Space sends
+// one request and Burst ×4 sends four.
+func testSpaceAndBurst(p *page) {
+	p.click("#pause")
+	p.waitText("#clock-state", "paused")
+	p.click("#reset")
+	p.waitText("#allowed-count", "0")
+	p.waitText("#denied-count", "0")
+	p.waitText("#clock", "t = 0.000 s")
+	p.waitText("#level", "3.00")
+
+	p.do(chromedp.KeyEvent(" "))
+	p.waitText("#allowed-count", "1")
+	p.waitText("#level", "2.00")
+
+	p.setNumber("burst-n", "4")
+	p.waitText("#burst", "Burst ×4")
+	p.click("#burst")
+	p.waitText("#allowed-count", "3")
+	p.waitText("#denied-count", "2")
+	p.waitText("#level", "0.00")
+	p.waitCount("#log li", 5)
+	p.screenshot("4-space-and-burst.png")
+}
+
+// testSlidingWindowLog is the issue's second scenario: limit 2, window 1 s,
+// three sends → 2 allowed, 1 denied; once the window has passed (the clock
+// stepped by 1 s while paused) the next is allowed.
+func testSlidingWindowLog(p *page) {
+	p.click("#strategy-sliding_window_log")
+	p.waitAttr("#strategy-sliding_window_log", "aria-pressed", "true")
+	p.waitText("#allowed-count", "0")
+	p.waitText("#denied-count", "0")
+	p.setRange("limit", "2")
+	p.waitText("#limit-value", "2 requests")
+	p.setRange("window", "1")
+	p.waitText("#window-value", "1 s")
+	p.waitValue("#window-num", "1")
+	p.waitText("#clock-state", "paused")
+	for range 3 {
+		p.click("#send")
+	}
+	p.waitText("#allowed-count", "2")
+	p.waitText("#denied-count", "1")
+	p.waitText("#window-count", "2")
+	p.waitText("#window-of", " of 2 allowed")
+	p.waitText("#retry-after", "1.00 s")
+	p.waitText("#last-decision .detail", "retry after 1.00 s")
+	p.waitCount("#marks use[href='#m-ok']", 2)
+	p.waitCount("#marks use[href='#m-no']", 1)
+	p.screenshot("5-sliding-window-log-denied.png")
+
+	clock := p.text("#clock")
+	p.click("#step")
+	p.waitText("#clock", addMs(p.t, clock, 100))
+	p.waitText("#window-count", "2")
+	p.click("#step-1s")
+	p.waitText("#window-count", "0")
+	p.waitCount("#marks use[href='#m-old']", 2)
+	p.click("#send")
+	p.waitText("#allowed-count", "3")
+	p.waitText("#denied-count", "1")
+	p.waitText("#window-count", "1")
+	p.waitText("#last-decision .verdict", "✓ allowed")
+	p.waitText("#last-decision .detail", "1 left")
+	p.screenshot("6-sliding-window-log-expired.png")
+}
+
+// testAutofire: auto-fire at 4 requests/s against a token bucket of burst 5
+// refilling at 2 tokens/s, for the README's screenshot.
+func testAutofire(p *page) {
+	p.click("#strategy-token_bucket")
+	p.waitAttr("#strategy-token_bucket", "aria-pressed", "true")
+	p.setNumber("capacity-num", "5")
+	p.waitText("#capacity-value", "5 tokens")
+	p.setNumber("rate-num", "2")
+	p.waitText("#rate-value", "2 tokens/s")
+	p.setNumber("autofire-rate-num", "4")
+	p.waitText("#autofire-rate-value", "4 requests/s")
+	p.click("#reset")
+	p.click("#autofire")
+	p.waitText("#autofire", "Auto-fire: on")
+	p.click("#pause")
+	p.waitText("#clock-state", "running")
+	// 4/s against 2/s: once the burst is spent, about half are denied.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		d, _ := strconv.Atoi(p.text("#denied-count"))
+		if d >= 6 {
+			break
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("auto-fire: %d denied after 20 s, want >= 6", d)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond)
+	p.screenshot("7-token-bucket-autofire.png")
+	p.click("#autofire")
+	p.waitText("#autofire", "Auto-fire: off")
+}
+
+// testHeavyLoad: a sliding window log of limit 100 per 60 s under auto-fire
+// at 200 requests/s (the most marks the view draws). The simulated clock
+// must keep up with real time (frames under MaxFrame), and the page must
+// keep painting; it logs the frame rate measured in the page.
+func testHeavyLoad(p *page) {
+	p.click("#strategy-sliding_window_log")
+	p.waitAttr("#strategy-sliding_window_log", "aria-pressed", "true")
+	p.setNumber("limit-num", "100")
+	p.waitText("#limit-value", "100 requests")
+	p.setNumber("window-num", "60")
+	p.waitText("#window-value", "60 s")
+	p.setNumber("autofire-rate-num", "200")
+	p.waitText("#autofire-rate-value", "200 requests/s")
+	p.click("#autofire")
+	p.waitText("#autofire", "Auto-fire: on")
+	p.waitText("#clock-state", "running")
+	p.waitText("#window-count", "100")
+	before := p.text("#clock")
+	start := time.Now()
+	frames := p.eval(`new Promise(done => { let n = 0; const t0 = performance.now();
+		const f = () => { n++; if (performance.now() - t0 < 3000) requestAnimationFrame(f); else done(String(n)); };
+		requestAnimationFrame(f); })`)
+	real := time.Since(start)
+	after := p.text("#clock")
+	var s0, m0, s1, m1 int
+	fmt.Sscanf(before, "t = %d.%d s", &s0, &m0)
+	fmt.Sscanf(after, "t = %d.%d s", &s1, &m1)
+	sim := time.Duration((s1-s0)*1000+(m1-m0)) * time.Millisecond
+	n, _ := strconv.Atoi(frames)
+	p.t.Logf("heavy load: %s browser frames in 3 s (%.0f fps); simulated clock moved %v in %v real",
+		frames, float64(n)/3, sim, real.Round(time.Millisecond))
+	if sim < real*6/10 {
+		p.t.Errorf("simulated clock moved %v in %v real: the page cannot keep up", sim, real)
+	}
+	p.screenshot("8-sliding-window-log-heavy.png")
+	p.click("#autofire")
+	p.waitText("#autofire", "Auto-fire: off")
+}
+
+// testWasmGzip: the wasm is served pre-compressed to browsers that accept
+// gzip, and plain to the others.
+func testWasmGzip(t *testing.T, base string) {
+	gz, err := os.Stat(filepath.Join(repoRoot, "web", "app.wasm.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.Stat(filepath.Join(repoRoot, "web", "app.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		accept, encoding string
+		size             int64
+	}{
+		{"gzip, deflate, br", "gzip", gz.Size()},
+		{"identity", "", raw.Size()},
+	} {
+		req, _ := http.NewRequest("GET", base+"/web/app.wasm", nil)
+		req.Header.Set("Accept-Encoding", c.accept)
+		resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != c.encoding || n != c.size {
+			t.Errorf("Accept-Encoding %q: status %d, Content-Encoding %q, %d bytes; want 200, %q, %d bytes",
+				c.accept, resp.StatusCode, resp.Header.Get("Content-Encoding"), n, c.encoding, c.size)
+		}
+		if ct := resp.Header.Get("Content-Type"); ct != "application/wasm" {
+			t.Errorf("Accept-Encoding %q: Content-Type %q, want application/wasm", c.accept, ct)
+		}
+	}
+}
+
+// addMs adds ms to a clock text "t = 1.234 s".
+func addMs(t *testing.T, clock string, ms int) string {
+	var sec, milli int
+	if _, err := fmt.Sscanf(clock, "t = %d.%d s", &sec, &milli); err != nil {
+		t.Fatalf("clock %q: %v", clock, err)
+	}
+	total := sec*1000 + milli + ms
+	return fmt.Sprintf("t = %d.%03d s", total/1000, total%1000)
+}
+
+func findChromium(t *testing.T) string {
+	for _, name := range []string{"chromium", "/usr/bin/chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Fatal("chromium not found: the browser tests need Debian's Chromium; run `make deps` (apt-get install -y chromium)")
+	return ""
+}
+
+// startServer runs bin/server on a free loopback port until the test ends.
+func startServer(t *testing.T) string {
+	bin, err := filepath.Abs(filepath.Join(repoRoot, "bin", "server"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("%s is missing: run `make build` (make e2e does)", bin)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	cmd := exec.Command(bin, "-addr", addr)
+	cmd.Dir = repoRoot
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	base := "http://" + addr
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		resp, err := http.Get(base + "/")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return base
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server at %s did not answer: %v", base, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// openPage starts Chromium, opens the playground and waits for the wasm. It
+// fails the test if the page requests anything outside its own server.
+func openPage(t *testing.T, chromium, base string) *page {
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1360, 940),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelA)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(cancel)
+
+	var mu sync.Mutex
+	var outside []string
+	if err := chromedp.Listen(ctx, func(ev any) {
+		if e, ok := ev.(*network.EventRequestWillBeSent); ok {
+			u := e.Request.URL
+			if !strings.HasPrefix(u, base+"/") && !strings.HasPrefix(u, "data:") && !strings.HasPrefix(u, "blob:") {
+				mu.Lock()
+				outside = append(outside, u)
+				mu.Unlock()
+			}
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(outside) > 0 {
+			t.Errorf("the page requested URLs outside its server: %v", outside)
+		}
+	})
+
+	p := &page{t: t, ctx: ctx, base: base}
+	p.do(chromedp.Navigate(base + "/"))
+	wctx, wcancel := context.WithTimeout(ctx, 60*time.Second)
+	defer wcancel()
+	if err := chromedp.Do(wctx, chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader"))); err != nil {
+		t.Fatalf("the wasm did not load: %v", err)
+	}
+	p.waitText("h1", "Rate limiter playground")
+	return p
+}
+
+func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+func (p *page) eval(js string) string {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+func (p *page) click(sel string) {
+	p.t.Helper()
+	p.do(chromedp.Click(chromedp.CSS(sel)))
+}
+
+// setRange sets a slider and dispatches the input event the browser fires
+// when a user drags it (setting .value fires nothing).
+func (p *page) setRange(id, value string) {
+	p.t.Helper()
+	p.eval(fmt.Sprintf(`(() => { const el = document.getElementById(%q); el.value = %q;
+		el.dispatchEvent(new Event("input", {bubbles: true})); return el.value; })()`, id, value))
+}
+
+// setNumber types into a number field and dispatches change (as on Enter).
+func (p *page) setNumber(id, value string) {
+	p.t.Helper()
+	p.eval(fmt.Sprintf(`(() => { const el = document.getElementById(%q); el.focus(); el.value = %q;
+		el.dispatchEvent(new Event("input", {bubbles: true}));
+		el.dispatchEvent(new Event("change", {bubbles: true})); el.blur(); return el.value; })()`, id, value))
+}
+
+func (p *page) text(sel string) string {
+	p.t.Helper()
+	return p.eval(fmt.Sprintf(`(() => { const el = document.querySelector(%q); return el ? el.textContent : "<missing>"; })()`, sel))
+}
+
+// poll waits until f() returns want, or fails with the last value.
+func (p *page) poll(what, want string, f func() string) {
+	p.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		got := f()
+		if got == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.screenshot("failed-" + strings.NewReplacer("#", "", " ", "_", "'", "", "[", "", "]", "", "=", "", "/", "").Replace(what) + ".png")
+			p.t.Fatalf("%s = %q, want %q", what, got, want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (p *page) waitText(sel, want string) {
+	p.t.Helper()
+	p.poll(sel, want, func() string { return p.text(sel) })
+}
+
+func (p *page) waitValue(sel, want string) {
+	p.t.Helper()
+	p.poll(sel+".value", want, func() string {
+		return p.eval(fmt.Sprintf(`document.querySelector(%q).value`, sel))
+	})
+}
+
+func (p *page) waitAttr(sel, attr, want string) {
+	p.t.Helper()
+	p.poll(sel+"["+attr+"]", want, func() string {
+		return p.eval(fmt.Sprintf(`String(document.querySelector(%q).getAttribute(%q))`, sel, attr))
+	})
+}
+
+func (p *page) waitCount(sel string, want int) {
+	p.t.Helper()
+	p.poll("count of "+sel, strconv.Itoa(want), func() string {
+		return p.eval(fmt.Sprintf(`String(document.querySelectorAll(%q).length)`, sel))
+	})
+}
+
+func (p *page) waitGone(sel string) {
+	p.t.Helper()
+	p.waitCount(sel, 0)
+}
+
+// pollLevelAtLeast waits, on the running clock, until the bucket shows at
+// least min tokens; real sleeps are not exact, so it polls.
+func (p *page) pollLevelAtLeast(min float64, timeout time.Duration) {
+	p.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		s := p.text("#level")
+		if v, err := strconv.ParseFloat(s, 64); err == nil && v >= min {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("#level = %q after %v, want >= %.2f", s, timeout, min)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// screenshot saves the viewport as testout/<name>.
+func (p *page) screenshot(name string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		p.t.Errorf("screenshot %s: %v", name, err)
+		return
+	}
+	dir := filepath.Join(repoRoot, "testout")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}

@@ -1,0 +1,300 @@
+package main
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/limiter"
+)
+
+const svgNS = "http://www.w3.org/2000/svg"
+
+// svg returns an SVG element: go-app has no SVG builders, and an element
+// without the SVG namespace renders nothing.
+func svg(tag string) app.HTMLElem { return app.Elem(tag).XMLNS(svgNS) }
+
+// Figure geometry (SVG user units).
+const (
+	figW, figH  = 760.0, 250.0
+	axisY       = 150.0
+	markStep    = 17.0 // vertical distance between stacked marks
+	maxStack    = 5    // marks at one instant stack this high, then overlap
+	bucketL     = 44.0
+	bucketR     = 176.0
+	bucketTop   = 56.0
+	bucketBot   = 214.0
+	tbTimelineL = 236.0
+	timelineR   = 740.0
+)
+
+// axis maps simulated instants to x.
+type axis struct {
+	x0, x1   float64
+	from, to limiter.Instant
+}
+
+func (a axis) x(t limiter.Instant) float64 {
+	return a.x0 + float64(t-a.from)/float64(a.to-a.from)*(a.x1-a.x0)
+}
+
+func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
+
+// figure draws the limiter at the current instant.
+func (v *view) figure(tb bool) app.UI {
+	s := v.Sim
+	now := s.Now()
+	var a axis
+	var body []app.UI
+	if tb {
+		span := 10 * time.Second
+		a = axis{x0: tbTimelineL, x1: timelineR, from: now - span*19/20, to: now + span/20}
+		body = append(body, v.bucket(a))
+	} else {
+		w := v.state.Window
+		a = axis{x0: 24, x1: timelineR, from: now - w*7/5, to: now + w/10}
+		body = append(body, v.window(a))
+	}
+	body = append(body, v.ticks(a), v.marks(a, tb))
+	if tb {
+		body = append(body, v.flying(a))
+	}
+	title := "Token bucket: tokens in the bucket, and each request on a timeline (✓ allowed above the line, ✕ denied below)"
+	if !tb {
+		title = "Sliding window log: the window slides with the clock; each allowed request is an entry that expires when it leaves the window (✓ allowed above the line, ✕ denied below)"
+	}
+	return app.Figure().Class("figure").Body(
+		svg("svg").ID("figure").Attr("viewBox", "0 0 "+f1(figW)+" "+f1(figH)).
+			Attr("role", "img").Attr("aria-label", title).Body(
+			append([]app.UI{defs()}, body...)...,
+		),
+		app.FigCaption().Class("legend").Body(
+			app.Span().Class("key ok").Text("✓ allowed"),
+			app.Span().Class("key no").Text("✕ denied"),
+			app.If(!tb, app.Span().Class("key old").Text("◌ expired from the log")),
+			app.If(tb, app.Span().Class("key tok").Text("● token leaving the bucket")),
+		),
+	)
+}
+
+// defs holds the request marks, drawn with <use> (one node per mark).
+func defs() app.UI {
+	return svg("defs").Body(
+		svg("g").ID("m-ok").Body(
+			svg("circle").Attr("r", 8).Attr("fill", "#1a7f37"),
+			svg("path").Attr("d", "M-4 0.5 L-1.2 3.3 L4.2 -2.8").Attr("stroke", "#fff").Attr("stroke-width", 2.2).Attr("fill", "none").Attr("stroke-linecap", "round").Attr("stroke-linejoin", "round"),
+		),
+		svg("g").ID("m-no").Body(
+			svg("rect").Attr("x", -7.5).Attr("y", -7.5).Attr("width", 15).Attr("height", 15).Attr("rx", 3).Attr("fill", "#cf222e"),
+			svg("path").Attr("d", "M-3.5 -3.5 L3.5 3.5 M3.5 -3.5 L-3.5 3.5").Attr("stroke", "#fff").Attr("stroke-width", 2.2).Attr("stroke-linecap", "round"),
+		),
+		svg("g").ID("m-old").Body(
+			svg("circle").Attr("r", 7).Attr("fill", "#fff").Attr("stroke", "#8c959f").Attr("stroke-width", 1.6).Attr("stroke-dasharray", "2.5 2"),
+			svg("path").Attr("d", "M-3.5 0.5 L-1 3 L3.5 -2.5").Attr("stroke", "#8c959f").Attr("stroke-width", 1.8).Attr("fill", "none").Attr("stroke-linecap", "round"),
+		),
+		svg("linearGradient").ID("water").Attr("x1", 0).Attr("y1", 0).Attr("x2", 0).Attr("y2", 1).Body(
+			svg("stop").Attr("offset", 0).Attr("stop-color", "#54aeff"),
+			svg("stop").Attr("offset", 1).Attr("stop-color", "#0969da"),
+		),
+	)
+}
+
+// niceSteps are the tick spacings of the timeline, in seconds.
+var niceSteps = [...]float64{0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60}
+
+// ticks draws the time axis: "now" and whole steps before it. They are fixed
+// relative to now; the marks slide under them.
+func (v *view) ticks(a axis) app.UI {
+	span := (a.to - a.from).Seconds()
+	step := niceSteps[len(niceSteps)-1]
+	for _, st := range niceSteps {
+		if span/st <= 8 {
+			step = st
+			break
+		}
+	}
+	now := v.Sim.Now()
+	n := int(math.Floor((now-a.from).Seconds()/step + 1e-9))
+	return svg("g").Body(
+		svg("line").Attr("x1", a.x0).Attr("x2", a.x1).Attr("y1", axisY).Attr("y2", axisY).Attr("stroke", "#8c959f").Attr("stroke-width", 1.5),
+		app.Range(make([]struct{}, n+1)).Slice(func(k int) app.UI {
+			x := a.x(now - time.Duration(float64(k)*step*float64(time.Second)))
+			label := "now"
+			if k > 0 {
+				label = "−" + num(float64(k)*step) + " s"
+			}
+			return svg("g").Body(
+				svg("line").Attr("x1", f1(x)).Attr("x2", f1(x)).Attr("y1", axisY-4).Attr("y2", axisY+4).Attr("stroke", "#8c959f"),
+				svg("text").Attr("x", f1(x)).Attr("y", figH-8).Attr("text-anchor", "middle").Attr("font-size", 11).Attr("fill", "#57606a").Text(label),
+			)
+		}),
+		svg("line").Attr("x1", f1(a.x(now))).Attr("x2", f1(a.x(now))).Attr("y1", 24).Attr("y2", figH-22).Attr("stroke", "#24292f").Attr("stroke-width", 1.2).Attr("stroke-dasharray", "4 3"),
+	)
+}
+
+// marks draws each request at its instant: allowed above the axis, denied
+// below; requests at one instant stack. For the sliding window log, the
+// entries still in the window come from the limiter's own log; history only
+// adds the expired entries and the denials.
+func (v *view) marks(a axis, tb bool) app.UI {
+	s := v.Sim
+	var uses []app.UI
+	put := func(id string, t limiter.Instant, k int, above bool) {
+		y := axisY + 18 + float64(min(k, maxStack))*markStep
+		if above {
+			y = axisY - 18 - float64(min(k, maxStack))*markStep
+		}
+		uses = append(uses, svg("use").Attr("href", id).Attr("x", f1(a.x(t))).Attr("y", f1(y)))
+	}
+	// First remembered event still on screen.
+	i0 := s.Events()
+	for i0 > 0 && s.Event(i0-1).At >= a.from {
+		i0--
+	}
+	var lastOK, lastNo limiter.Instant = -1 << 62, -1 << 62
+	kOK, kNo := 0, 0
+	for i := i0; i < s.Events(); i++ {
+		e := s.Event(i)
+		if e.Allowed {
+			if !tb && s.Now()-e.At < v.state.Window {
+				continue // still in the log: drawn below from the limiter's state
+			}
+			kOK = stackIndex(e.At, &lastOK, kOK)
+			id := "#m-ok"
+			if !tb {
+				id = "#m-old"
+			}
+			put(id, e.At, kOK, true)
+		} else {
+			kNo = stackIndex(e.At, &lastNo, kNo)
+			put("#m-no", e.At, kNo, false)
+		}
+	}
+	if !tb {
+		kOK = 0
+		last := limiter.Instant(-1 << 62)
+		for _, t := range v.state.Log {
+			kOK = stackIndex(t, &last, kOK)
+			put("#m-ok", t, kOK, true)
+		}
+	}
+	return svg("g").ID("marks").Body(uses...)
+}
+
+// stackIndex returns the stack position of a mark at t after one at *last.
+func stackIndex(t limiter.Instant, last *limiter.Instant, k int) int {
+	if t == *last {
+		return k + 1
+	}
+	*last = t
+	return 0
+}
+
+// bucket draws the token bucket: its fill level (fractional), a line per
+// whole token, and the refill tap.
+func (v *view) bucket(a axis) app.UI {
+	st := v.state
+	burst := float64(max(st.Limit, 1))
+	frac := min(max(st.Tokens/burst, 0), 1)
+	innerH := bucketBot - bucketTop
+	h := frac * innerH
+	stroke := "#57606a"
+	if time.Now().Before(v.flashUntil) {
+		stroke = "#cf222e"
+	}
+	var lines []app.UI
+	if st.Limit <= 25 {
+		for k := 1; k < st.Limit; k++ {
+			y := bucketBot - float64(k)/burst*innerH
+			lines = append(lines, svg("line").Attr("x1", bucketL).Attr("x2", bucketR).Attr("y1", f1(y)).Attr("y2", f1(y)).
+				Attr("stroke", "#0969da").Attr("stroke-opacity", 0.25).Attr("stroke-dasharray", "3 3"))
+		}
+	}
+	full := st.Tokens >= burst
+	dropY := bucketTop - 14.0
+	if !full && st.Rate > 0 {
+		phase := math.Mod(v.Sim.Now().Seconds()*math.Min(st.Rate, 3), 1)
+		dropY = 34 + phase*(bucketBot-h-34)
+	}
+	rate := "refill " + num(math.Round(st.Rate*100)/100) + " token/s"
+	if st.Rate != 1 {
+		rate = "refill " + num(math.Round(st.Rate*100)/100) + " tokens/s"
+	}
+	return svg("g").ID("bucket").Body(
+		// tap
+		svg("path").Attr("d", "M14 12 H70 Q76 12 76 18 V30 H66 V22 H14 Z").Attr("fill", "#8c959f"),
+		app.If(!full && st.Rate > 0, svg("circle").Attr("cx", 71).Attr("cy", f1(dropY)).Attr("r", 4).Attr("fill", "#54aeff")),
+		svg("text").Attr("x", 86).Attr("y", 26).Attr("font-size", 12).Attr("fill", "#57606a").Text(rate),
+		// water
+		svg("rect").ID("water-level").Attr("x", bucketL).Attr("y", f1(bucketBot-h)).Attr("width", bucketR-bucketL).Attr("height", f1(h)).Attr("fill", "url(#water)").Attr("fill-opacity", 0.85),
+		svg("g").Body(lines...),
+		// bucket walls
+		svg("path").Attr("d", "M"+f1(bucketL-4)+" "+f1(bucketTop-8)+" V"+f1(bucketBot)+" Q"+f1(bucketL-4)+" "+f1(bucketBot+6)+" "+f1(bucketL+6)+" "+f1(bucketBot+6)+
+			" H"+f1(bucketR-6)+" Q"+f1(bucketR+4)+" "+f1(bucketBot+6)+" "+f1(bucketR+4)+" "+f1(bucketBot)+" V"+f1(bucketTop-8)).
+			Attr("fill", "none").Attr("stroke", stroke).Attr("stroke-width", 4).Attr("stroke-linejoin", "round"),
+		// The level, inside the water when there is room, else above it.
+		svg("text").Attr("x", (bucketL+bucketR)/2).Attr("y", f1(levelY(h))).Attr("text-anchor", "middle").
+			Attr("font-size", 22).Attr("font-weight", 700).Attr("fill", levelColor(h)).Text(FormatTokens(st.Tokens)),
+		svg("text").Attr("x", (bucketL+bucketR)/2).Attr("y", figH-8).Attr("text-anchor", "middle").Attr("font-size", 12).Attr("fill", "#57606a").
+			Text("burst "+strconv.Itoa(st.Limit)),
+	)
+}
+
+// flying draws the tokens leaving the bucket toward the timeline's "now".
+func (v *view) flying(a axis) app.UI {
+	now := time.Now()
+	fromX, fromY := (bucketL+bucketR)/2, bucketTop-6
+	toX, toY := a.x(v.Sim.Now()), axisY-18
+	var coins []app.UI
+	for _, f := range v.flyers {
+		if f.IsZero() {
+			continue
+		}
+		p := float64(now.Sub(f)) / float64(flightTime)
+		if p < 0 || p >= 1 {
+			continue
+		}
+		x := fromX + (toX-fromX)*p
+		y := fromY + (toY-fromY)*p - math.Sin(p*math.Pi)*50
+		coins = append(coins, svg("circle").Attr("cx", f1(x)).Attr("cy", f1(y)).Attr("r", 7).
+			Attr("fill", "#d4a72c").Attr("stroke", "#9a6700").Attr("stroke-width", 1.5).Attr("opacity", f1(1-p*0.6)))
+	}
+	return svg("g").ID("flyers").Body(coins...)
+}
+
+// window draws the sliding window: the last window before now, shaded.
+func (v *view) window(a axis) app.UI {
+	st := v.state
+	now := v.Sim.Now()
+	x0, x1 := a.x(now-st.Window), a.x(now)
+	full := st.Count >= st.Limit
+	fill, stroke := "#ddf4ff", "#0969da"
+	if full {
+		fill, stroke = "#fff1e5", "#bc4c00"
+	}
+	label := "window " + FormatWindow(st.Window) + ": " + strconv.Itoa(st.Count) + " of " + strconv.Itoa(st.Limit)
+	if full {
+		label += " (full)"
+	}
+	return svg("g").ID("window").Body(
+		svg("rect").Attr("x", f1(x0)).Attr("y", 28).Attr("width", f1(x1-x0)).Attr("height", figH-56).
+			Attr("fill", fill).Attr("stroke", stroke).Attr("stroke-width", 1.5).Attr("stroke-dasharray", "6 4").Attr("rx", 6),
+		svg("text").Attr("x", f1((x0+x1)/2)).Attr("y", 20).Attr("text-anchor", "middle").Attr("font-size", 13).Attr("font-weight", 600).Attr("fill", stroke).Text(label),
+		svg("text").Attr("x", f1(x0-6)).Attr("y", 44).Attr("text-anchor", "end").Attr("font-size", 11).Attr("fill", "#57606a").Text("← entries expire"),
+	)
+}
+
+func levelY(h float64) float64 {
+	if h > 40 {
+		return bucketBot - h + 28
+	}
+	return bucketBot - h - 10
+}
+
+func levelColor(h float64) string {
+	if h > 40 {
+		return "#fff"
+	}
+	return "#24292f"
+}

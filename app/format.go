@@ -1,0 +1,154 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ratelab/ratelab/limiter"
+)
+
+// Param describes one tunable value: its slider, its number field and the
+// range the playground offers.
+type Param struct {
+	ID      string  // element id of the slider; the number field is ID+"-num"
+	Name    string  // the field's term, e.g. "refill rate"
+	Unit    string  // shown after the value, e.g. "tokens/s"
+	Min     float64 // in the number field's unit
+	Max     float64
+	Step    float64 // number field and linear slider step
+	Integer bool    // only whole values
+	Log     bool    // the slider is logarithmic (positions 0..LogSteps)
+}
+
+// LogSteps is the number of positions of a logarithmic slider.
+const LogSteps = 1000
+
+// The parameters of the playground.
+var (
+	ParamBurst    = Param{ID: "capacity", Name: "burst", Unit: "tokens", Min: 1, Max: 100, Step: 1, Integer: true}
+	ParamRate     = Param{ID: "rate", Name: "refill rate", Unit: "tokens/s", Min: 0, Max: 50, Step: 0.1}
+	ParamLimit    = Param{ID: "limit", Name: "limit", Unit: "requests", Min: 1, Max: 100, Step: 1, Integer: true}
+	ParamWindow   = Param{ID: "window", Name: "window", Unit: "s", Min: 0.1, Max: 60, Step: 0.1}
+	ParamAutoRate = Param{ID: "autofire-rate", Name: "auto-fire rate", Unit: "requests/s", Min: 0.1, Max: 200, Step: 0.1, Log: true}
+	ParamBurstN   = Param{ID: "burst-n", Name: "N", Unit: "requests", Min: 1, Max: 100, Step: 1, Integer: true}
+)
+
+// Parse reads the text of p's number field. It returns an error that names
+// the parameter and the accepted range for an empty field, a value that is
+// not a number, out of range, or not whole when p is Integer.
+func (p Param) Parse(text string) (float64, error) {
+	text = strings.TrimSpace(text)
+	want := fmt.Sprintf("want %s to %s %s", num(p.Min), num(p.Max), p.Unit)
+	if text == "" {
+		return 0, fmt.Errorf("%s is empty; %s", p.Name, want)
+	}
+	v, err := strconv.ParseFloat(text, 64)
+	switch {
+	case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
+		return 0, fmt.Errorf("%s %q is not a number; %s", p.Name, text, want)
+	case v < p.Min || v > p.Max:
+		return 0, fmt.Errorf("%s %s is out of range; %s", p.Name, num(v), want)
+	case p.Integer && v != math.Trunc(v):
+		return 0, fmt.Errorf("%s %s is not a whole number; %s", p.Name, num(v), want)
+	}
+	return v, nil
+}
+
+// SliderPos returns the slider position for value v.
+func (p Param) SliderPos(v float64) float64 {
+	if !p.Log {
+		return v
+	}
+	v = min(max(v, p.Min), p.Max)
+	return math.Round(math.Log(v/p.Min) / math.Log(p.Max/p.Min) * LogSteps)
+}
+
+// FromSlider returns the value at slider position pos, rounded to p.Step (a
+// logarithmic slider keeps two significant digits).
+func (p Param) FromSlider(pos float64) float64 {
+	v := pos
+	if p.Log {
+		v = p.Min * math.Pow(p.Max/p.Min, pos/LogSteps)
+		// Two significant digits: 0.1, 0.15, 2.4, 37, 180.
+		mag := math.Pow(10, math.Floor(math.Log10(v))-1)
+		v = math.Round(v/mag) * mag
+		v = math.Round(v/p.Step) * p.Step
+	} else if p.Step > 0 {
+		v = math.Round(v/p.Step) * p.Step
+	}
+	v = min(max(v, p.Min), p.Max)
+	return clean(v)
+}
+
+// clean removes float noise such as 0.30000000000000004.
+func clean(v float64) float64 {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', 6, 64), 64)
+	return r
+}
+
+// num formats v with no trailing zeros: 1, 0.5, 37.5.
+func num(v float64) string { return strconv.FormatFloat(clean(v), 'f', -1, 64) }
+
+// FormatTokens formats a fractional number of tokens with two decimals,
+// rounded down, so that "1.00" is shown only once a whole token is there.
+func FormatTokens(x float64) string {
+	return strconv.FormatFloat(math.Floor(x*100+1e-6)/100, 'f', 2, 64)
+}
+
+// FormatRetry formats a retry-after with two decimals of a second, rounded
+// up (waiting the time shown is always enough): "2.00 s", or "never".
+func FormatRetry(d time.Duration) string {
+	if d == limiter.Never {
+		return "never"
+	}
+	cs := (d + 10*time.Millisecond - 1) / (10 * time.Millisecond)
+	return fmt.Sprintf("%d.%02d s", cs/100, cs%100)
+}
+
+// FormatClock formats a simulated instant in seconds with milliseconds,
+// rounded down: "12.345 s".
+func FormatClock(t limiter.Instant) string {
+	ms := t / time.Millisecond
+	return fmt.Sprintf("%d.%03d s", ms/1000, ms%1000)
+}
+
+// FormatWindow formats a window length: "500 ms", "1 s", "2.5 s".
+func FormatWindow(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%d ms", d/time.Millisecond)
+	}
+	return num(d.Seconds()) + " s"
+}
+
+// FormatValue formats v with p's unit for the label next to a slider.
+func (p Param) FormatValue(v float64) string {
+	switch p.ID {
+	case ParamWindow.ID:
+		return FormatWindow(Seconds(v))
+	case ParamBurst.ID:
+		if v == 1 {
+			return "1 token"
+		}
+	case ParamLimit.ID:
+		if v == 1 {
+			return "1 request"
+		}
+	case ParamRate.ID:
+		if v == 1 {
+			return "1 token/s"
+		}
+	}
+	return num(v) + " " + p.Unit
+}
+
+// Seconds converts seconds to a duration, rounded to the millisecond (the
+// window field takes at most three decimals).
+func Seconds(s float64) time.Duration {
+	return time.Duration(math.Round(s*1000)) * time.Millisecond
+}
+
+// Milliseconds converts whole milliseconds to a duration.
+func Milliseconds(ms int) time.Duration { return time.Duration(ms) * time.Millisecond }

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/ratelab/ratelab/limiter"
+)
+
+func TestFormatTokens(t *testing.T) {
+	for _, c := range []struct {
+		in   float64
+		want string
+	}{
+		{0, "0.00"}, {2.37, "2.37"}, {0.29, "0.29"}, {0.999, "0.99"}, {1, "1.00"}, {4.9999, "4.99"}, {100, "100.00"},
+	} {
+		if got := FormatTokens(c.in); got != c.want {
+			t.Errorf("FormatTokens(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestFormatDurations(t *testing.T) {
+	for _, c := range []struct {
+		name, got, want string
+	}{
+		{"retry 2s", FormatRetry(2 * time.Second), "2.00 s"},
+		{"retry 1ns rounds up", FormatRetry(1), "0.01 s"},
+		{"retry 1.234s", FormatRetry(1234 * time.Millisecond), "1.24 s"},
+		{"retry 60s", FormatRetry(60 * time.Second), "60.00 s"},
+		{"retry never", FormatRetry(limiter.Never), "never"},
+		{"clock 0", FormatClock(0), "0.000 s"},
+		{"clock 12.3459s", FormatClock(12345900 * time.Microsecond), "12.345 s"},
+		{"window 100ms", FormatWindow(100 * time.Millisecond), "100 ms"},
+		{"window 1s", FormatWindow(time.Second), "1 s"},
+		{"window 2.5s", FormatWindow(2500 * time.Millisecond), "2.5 s"},
+		{"burst 1", ParamBurst.FormatValue(1), "1 token"},
+		{"burst 3", ParamBurst.FormatValue(3), "3 tokens"},
+		{"rate 0.5", ParamRate.FormatValue(0.5), "0.5 tokens/s"},
+		{"window 0.1", ParamWindow.FormatValue(0.1), "100 ms"},
+		{"autofire 4", ParamAutoRate.FormatValue(4), "4 requests/s"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
+		}
+	}
+}
+
+func TestParamParse(t *testing.T) {
+	for _, c := range []struct {
+		p       Param
+		in      string
+		want    float64
+		wantErr string
+	}{
+		{ParamBurst, "3", 3, ""},
+		{ParamBurst, " 100 ", 100, ""},
+		{ParamBurst, "", 0, "burst is empty; want 1 to 100 tokens"},
+		{ParamBurst, "150", 0, "burst 150 is out of range; want 1 to 100 tokens"},
+		{ParamBurst, "0", 0, "burst 0 is out of range; want 1 to 100 tokens"},
+		{ParamBurst, "2.5", 0, "burst 2.5 is not a whole number; want 1 to 100 tokens"},
+		{ParamBurst, "NaN", 0, `burst "NaN" is not a number; want 1 to 100 tokens`},
+		{ParamBurst, "abc", 0, `burst "abc" is not a number; want 1 to 100 tokens`},
+		{ParamRate, "0", 0, ""},
+		{ParamRate, "0.5", 0.5, ""},
+		{ParamRate, "-1", 0, "refill rate -1 is out of range; want 0 to 50 tokens/s"},
+		{ParamRate, "Inf", 0, `refill rate "Inf" is not a number; want 0 to 50 tokens/s`},
+		{ParamWindow, "0.05", 0, "window 0.05 is out of range; want 0.1 to 60 s"},
+		{ParamWindow, "60", 60, ""},
+		{ParamAutoRate, "200.5", 0, "auto-fire rate 200.5 is out of range; want 0.1 to 200 requests/s"},
+	} {
+		got, err := c.p.Parse(c.in)
+		switch {
+		case c.wantErr == "" && (err != nil || got != c.want):
+			t.Errorf("%s.Parse(%q) = %v, %v; want %v", c.p.ID, c.in, got, err, c.want)
+		case c.wantErr != "" && (err == nil || err.Error() != c.wantErr):
+			t.Errorf("%s.Parse(%q) error = %v; want %q", c.p.ID, c.in, err, c.wantErr)
+		}
+	}
+}
+
+func TestSliderPositions(t *testing.T) {
+	for _, c := range []struct {
+		p    Param
+		pos  float64
+		want float64
+	}{
+		{ParamRate, 0.5, 0.5},
+		{ParamRate, 0.30000000000000004, 0.3},
+		{ParamBurst, 3, 3},
+		{ParamWindow, 1, 1},
+		{ParamAutoRate, 0, 0.1},
+		{ParamAutoRate, LogSteps, 200},
+		{ParamAutoRate, LogSteps / 2, 4.5}, // √(0.1·200) ≈ 4.47, two digits
+	} {
+		if got := c.p.FromSlider(c.pos); got != c.want {
+			t.Errorf("%s.FromSlider(%v) = %v, want %v", c.p.ID, c.pos, got, c.want)
+		}
+	}
+	// Every value a log slider produces maps back to its own position.
+	for pos := 0.0; pos <= LogSteps; pos++ {
+		v := ParamAutoRate.FromSlider(pos)
+		if back := ParamAutoRate.FromSlider(ParamAutoRate.SliderPos(v)); math.Abs(back-v) > 1e-9 {
+			t.Fatalf("position %v → %v → position %v → %v", pos, v, ParamAutoRate.SliderPos(v), back)
+		}
+	}
+}

@@ -1,0 +1,160 @@
+//go:build !wasm
+
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// serve runs the playground's HTTP server until it fails.
+func serve() {
+	addr := flag.String("addr", "127.0.0.1:8000", "address to listen on")
+	root := flag.String("root", "", "folder that holds web/ (default: the working directory, else the folder above the server binary)")
+	flag.Parse()
+
+	dir, err := findRoot(*root)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// go-app's LocalDir serves web/ relative to the working directory.
+	if err := os.Chdir(dir); err != nil {
+		log.Fatal(err)
+	}
+	version, err := wasmVersion("web/app.wasm")
+	if err != nil {
+		log.Fatalf("%v (run `make build` first)", err)
+	}
+	h := newHandler(version)
+	log.Printf("rate limiter playground: http://%s (web/ in %s, version %s)", *addr, dir, version)
+	srv := &http.Server{Addr: *addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	log.Fatal(srv.ListenAndServe())
+}
+
+// newHandler returns the playground's handler: go-app's page handler with the
+// wasm served gzip-compressed when the browser accepts it.
+func newHandler(version string) http.Handler {
+	h := &app.Handler{
+		Name:            "Rate limiter playground",
+		ShortName:       "Ratelab",
+		Title:           "Rate limiter playground: token bucket and sliding window log",
+		Description:     "Drive a real token bucket and sliding window log in the browser and watch them decide.",
+		Author:          "ratelab",
+		Lang:            "en",
+		LoadingLabel:    "Loading the playground…",
+		BackgroundColor: "#f6f7f9",
+		ThemeColor:      "#1f6feb",
+		Icon: app.Icon{
+			Default:    "/web/icon-192.png",
+			Large:      "/web/icon-512.png",
+			SVG:        "/web/icon.svg",
+			AppleTouch: "/web/icon-192.png",
+		},
+		Styles:  []string{"/web/app.css"},
+		Version: version,
+	}
+	return gzipWasm(h, "web/app.wasm.gz")
+}
+
+// gzipWasm serves the pre-compressed wasm (made by `make build` with gzip -9)
+// with Content-Encoding: gzip to browsers that accept it; everything else,
+// and the wasm for other clients, goes to next.
+func gzipWasm(next http.Handler, gzPath string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Vary", "Accept-Encoding")
+		if (r.URL.Path != "/web/app.wasm" && r.URL.Path != "/app.wasm") || !acceptsGzip(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		f, err := os.Open(gzPath)
+		if err != nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		defer f.Close()
+		fi, err := f.Stat()
+		if err != nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/wasm")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Cache-Control", "no-cache")
+		// ServeContent would answer Range requests with ranges of the
+		// compressed bytes; serve the whole file.
+		w.Header().Set("Content-Length", fmt.Sprint(fi.Size()))
+		if r.Method == http.MethodHead {
+			return
+		}
+		_, _ = io.Copy(w, f)
+	})
+}
+
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(enc), "gzip") && strings.ReplaceAll(strings.TrimSpace(q), " ", "") != "q=0" {
+			return true
+		}
+	}
+	return false
+}
+
+// findRoot returns the folder that holds web/app.wasm: dir when given, else
+// the working directory, else the folder above the server binary (bin/..).
+func findRoot(dir string) (string, error) {
+	var tried []string
+	try := func(d string) bool {
+		if d == "" {
+			return false
+		}
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return false
+		}
+		tried = append(tried, abs)
+		fi, err := os.Stat(filepath.Join(abs, "web"))
+		return err == nil && fi.IsDir()
+	}
+	if dir != "" {
+		if try(dir) {
+			return filepath.Abs(dir)
+		}
+		return "", fmt.Errorf("-root %s: no web/ folder there", dir)
+	}
+	if wd, err := os.Getwd(); err == nil && try(wd) {
+		return wd, nil
+	}
+	if exe, err := os.Executable(); err == nil {
+		if d := filepath.Dir(filepath.Dir(exe)); try(d) {
+			return d, nil
+		}
+	}
+	return "", fmt.Errorf("no web/ folder found in %v; start the server from the repository root or pass -root", tried)
+}
+
+// wasmVersion is the service worker's version: a hash of the wasm, so that a
+// rebuilt wasm is picked up by browsers that cached the previous one.
+func wasmVersion(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	sum := sha256.New()
+	if _, err := io.Copy(sum, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(sum.Sum(nil))[:16], nil
+}

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/limiter"
+)
+
+// FrameEvery is the period of the view's animation loop.
+const FrameEvery = time.Second / 60
+
+// flightTime is how long (real time) a token takes to leave the bucket.
+const flightTime = 600 * time.Millisecond
+
+// view is the right column: totals, the limiter drawn live, and the latest
+// decisions. It owns the animation loop: each frame moves the simulated clock
+// by the real time elapsed and redraws this component only.
+type view struct {
+	app.Compo
+	Sim *Sim
+
+	lastReal   time.Time
+	pending    atomic.Bool // a frame is queued on the UI goroutine
+	drawn      uint64      // Sim.Version() last drawn
+	seenSeq    int         // last request seen, to launch tokens
+	flyers     [maxFlyers]time.Time
+	flyerNext  int
+	flashUntil time.Time // denial flash of the bucket
+	animating  bool
+	state      limiter.State
+}
+
+const maxFlyers = 8
+
+func (v *view) OnMount(ctx app.Context) {
+	if !app.IsClient { // native component tests draw frames by hand
+		return
+	}
+	v.lastReal = time.Now()
+	go func() {
+		t := time.NewTicker(FrameEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if v.pending.CompareAndSwap(false, true) {
+					ctx.Dispatch(v.frame)
+				}
+			}
+		}
+	}()
+}
+
+// frame runs on the UI goroutine: it advances the clock and redraws, or skips
+// the redraw when nothing moved (paused and no animation running).
+func (v *view) frame(ctx app.Context) {
+	v.pending.Store(false)
+	now := time.Now()
+	dt := now.Sub(v.lastReal)
+	v.lastReal = now
+	v.Sim.Advance(dt)
+	v.track(now)
+	if v.Sim.Version() == v.drawn && !v.animating {
+		ctx.PreventUpdate()
+	}
+}
+
+// track launches a token for each newly allowed request and flashes the
+// bucket for a denial.
+func (v *view) track(now time.Time) {
+	s := v.Sim
+	last, ok := s.Last()
+	if !ok || last.Seq < v.seenSeq { // reset or switched strategy
+		v.seenSeq = 0
+	}
+	if ok && last.Seq > v.seenSeq {
+		for i := s.Events() - 1; i >= 0; i-- {
+			e := s.Event(i)
+			if e.Seq <= v.seenSeq {
+				break
+			}
+			if e.Allowed {
+				v.flyers[v.flyerNext] = now
+				v.flyerNext = (v.flyerNext + 1) % maxFlyers
+			} else {
+				v.flashUntil = now.Add(350 * time.Millisecond)
+			}
+		}
+		v.seenSeq = last.Seq
+	}
+	v.animating = now.Before(v.flashUntil)
+	for _, f := range v.flyers {
+		if !f.IsZero() && now.Sub(f) < flightTime {
+			v.animating = true
+		}
+	}
+}
+
+func (v *view) Render() app.UI {
+	s := v.Sim
+	v.drawn = s.Version()
+	v.state = s.State()
+	allowed, denied := s.Totals()
+	tb := s.Kind() == limiter.KindTokenBucket
+
+	var gauge app.UI
+	if tb {
+		gauge = stat("Tokens in bucket", app.Span().Body(
+			app.Span().ID("level").Class("big").Text(FormatTokens(v.state.Tokens)),
+			app.Span().ID("level-of").Class("of").Text(" of "+strconv.Itoa(v.state.Limit)+" tokens"),
+		))
+	} else {
+		gauge = stat("In window", app.Span().Body(
+			app.Span().ID("window-count").Class("big").Text(strconv.Itoa(v.state.Count)),
+			app.Span().ID("window-of").Class("of").Text(" of "+strconv.Itoa(v.state.Limit)+" allowed"),
+		))
+	}
+	clockState, clockClass := "running", "badge run"
+	if !s.Running() {
+		clockState, clockClass = "paused", "badge pause"
+	}
+	return app.Section().Class("card view").Aria("label", "Live view").Body(
+		app.Div().Class("stats").Body(
+			gauge,
+			stat("Allowed", app.Span().Class("big ok").Body(app.Span().Class("sym").Text("✓ "), app.Span().ID("allowed-count").Text(strconv.Itoa(allowed)))),
+			stat("Denied", app.Span().Class("big no").Body(app.Span().Class("sym").Text("✕ "), app.Span().ID("denied-count").Text(strconv.Itoa(denied)))),
+			stat("Retry-after", app.Span().ID("retry-after").Class("big").Text(v.retryAfter())),
+			stat("Clock", app.Span().Body(
+				app.Span().ID("clock").Class("mono").Text("t = "+FormatClock(s.Now())),
+				app.Span().ID("clock-state").Class(clockClass).Text(clockState),
+			)),
+		),
+		v.figure(tb),
+		v.decisions(),
+	)
+}
+
+func stat(label string, value app.UI) app.UI {
+	return app.Div().Class("stat").Body(app.Div().Class("stat-label").Text(label), app.Div().Class("stat-value").Body(value))
+}
+
+// retryAfter is the last request's retry-after when it was denied.
+func (v *view) retryAfter() string {
+	if e, ok := v.Sim.Last(); ok && !e.Allowed {
+		return FormatRetry(e.RetryAfter)
+	}
+	return "—"
+}
+
+// decisions lists the latest requests, newest first.
+func (v *view) decisions() app.UI {
+	s := v.Sim
+	n := min(s.Events(), 6)
+	var last app.UI = app.P().ID("last-decision").Class("decision idle").Text("No request yet: press Send request or Space.")
+	if e, ok := s.Last(); ok {
+		last = app.P().ID("last-decision").Class(decisionClass(e)).Body(decisionBody(e)...)
+	}
+	return app.Div().Class("decisions").Body(
+		last,
+		app.H3().Text("Latest requests"),
+		app.Ol().ID("log").Class("log").Body(
+			app.Range(make([]struct{}, n)).Slice(func(i int) app.UI {
+				e := s.Event(s.Events() - 1 - i)
+				return app.Li().Class(decisionClass(e)).Body(decisionBody(e)...)
+			}),
+		),
+	)
+}
+
+func decisionClass(e Event) string {
+	if e.Allowed {
+		return "decision ok"
+	}
+	return "decision no"
+}
+
+func decisionBody(e Event) []app.UI {
+	head := []app.UI{
+		app.Span().Class("seq mono").Text("#" + strconv.Itoa(e.Seq)),
+		app.Span().Class("at mono").Text("t = " + FormatClock(e.At)),
+	}
+	if e.Allowed {
+		return append(head,
+			app.Span().Class("verdict").Text("✓ allowed"),
+			app.Span().Class("detail").Text(remaining(e.Remaining)))
+	}
+	return append(head,
+		app.Span().Class("verdict").Text("✕ denied"),
+		app.Span().Class("detail").Text("retry after "+FormatRetry(e.RetryAfter)))
+}
+
+func remaining(n int) string {
+	if n == 1 {
+		return "1 left"
+	}
+	return strconv.Itoa(n) + " left"
+}
