@@ -7,7 +7,7 @@ WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 FUZZ_RUNS ?= 2000
 FUZZ_TARGETS = $(shell grep -ho '^func Fuzz[A-Za-z0-9_]*' limiter/*_test.go | sed 's/^func //')
 
-.PHONY: all build run test deps vet unit wasm-test fuzz e2e clean
+.PHONY: all build run test deps vet unit wasm-test fuzz e2e clean bench
 
 all: build
 
@@ -15,6 +15,7 @@ all: build
 build:
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/app.wasm ./app
 	gzip -9 -k -f web/app.wasm
+	gzip -9 -k -f web/data/nasa-1995-08-01.csv
 	$(GO) build -trimpath -o bin/server ./app
 
 ## run: build, then serve the playground at http://$(ADDR)
@@ -42,7 +43,7 @@ unit:
 
 ## wasm-test: the limiter and simulation tests compiled to js/wasm and run under Node
 wasm-test:
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 5m -exec="$(WASM_EXEC)" ./limiter/... ./app/sim/...
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 5m -exec="$(WASM_EXEC)" ./limiter/... ./app/sim/... ./app/explain/...
 
 ## fuzz: each property test of limiter/ on FUZZ_RUNS random traces
 fuzz:
@@ -56,4 +57,14 @@ e2e: build
 	$(GO) test -count=1 -timeout 10m -tags e2e -v ./app/e2e/
 
 clean:
-	rm -rf bin web/app.wasm web/app.wasm.gz testout
+	rm -rf bin web/app.wasm web/app.wasm.gz web/data/nasa-1995-08-01.csv.gz testout
+
+## bench: the limiter against its peers (limiter/benchmarks, -count 6), printed as one table of
+## ratios (ours / peer) with the machine it ran on; raw output in testout/bench.txt
+BENCHTIME ?= 1s
+bench:
+	@mkdir -p testout
+	@echo "machine: $$($(GO) version); $$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: *//'); $$(nproc) cores"
+	cd limiter/benchmarks && $(GO) test -run '^$$' -bench . -benchmem -count 6 -benchtime $(BENCHTIME) -timeout 30m . > ../../testout/bench.txt || { cat ../../testout/bench.txt; exit 1; }
+	@grep -m1 '^cpu:' testout/bench.txt || true
+	cd limiter/benchmarks && $(GO) run ./cmd/benchtable < ../../testout/bench.txt

@@ -1,0 +1,637 @@
+package explain
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/limiter"
+)
+
+// Lesson is one guided lesson: a preset scenario, a short text, and a "what
+// you should have seen" check on the outcome.
+//
+// A lab lesson (Setup not nil) is played in the comparison lab: build a
+// sim.Lab from Setup, fire Script's requests at their instants, run to
+// Until, then call Check(FromLab(lab)). Run does exactly that without a UI.
+// The other lessons (monotonic clock, eviction, locks, many gateways) run
+// their own deterministic simulation in Run, which returns the table the
+// page draws; Setup is then nil and Traffic describes the clients.
+type Lesson struct {
+	// ID is the lesson's stable name, for links ("#lesson=boundary-burst").
+	ID     string
+	Number int
+	Title  string
+	// Watch says what to look at, Shows what it demonstrates, Interview
+	// the point to make in an interview.
+	Watch, Shows, Interview string
+	// Setup is the lab scenario (nil for a lesson with its own simulation).
+	Setup *sim.Setup
+	// Script holds manual requests: N requests of 1 unit for Client, fired
+	// at At (in the lab: AdvanceTo(At), then Fire(Client, N)).
+	Script []sim.Event
+	// Until is how long the scenario runs.
+	Until limiter.Instant
+	// Shaping marks, per lane of Setup, a leaky bucket used as a queue
+	// (admitted requests wait Record.Delay) rather than as a meter.
+	Shaping []bool
+
+	run   func(Lesson) (Result, error)
+	check func(Result) (bool, string)
+}
+
+// Result is what a lesson's run produced: per-lane totals (lab lessons),
+// named facts, and a table for the page.
+type Result struct {
+	Lesson string
+	Lanes  []LaneResult
+	Facts  []Fact
+	// Columns and Rows are a table the page draws (a timeline, a
+	// comparison); Rows hold display strings.
+	Columns []string
+	Rows    [][]string
+}
+
+// LaneResult is one lab lane at the end of a lesson.
+type LaneResult struct {
+	Title           string
+	Allowed, Denied int64
+	// Worst is the most units admitted within any window of the setup's
+	// worst-case length.
+	Worst sim.WorstCase
+	// MaxDelay is the longest queue Delay among the lane's remembered
+	// decisions.
+	MaxDelay time.Duration
+}
+
+// Fact is one named number a lesson measured, with a sentence for it.
+type Fact struct {
+	Name  string
+	Value int64
+	Text  string
+}
+
+// Fact returns the value of the named fact, and false if there is none.
+func (r Result) Fact(name string) (int64, bool) {
+	for _, f := range r.Facts {
+		if f.Name == name {
+			return f.Value, true
+		}
+	}
+	return 0, false
+}
+
+func (r *Result) add(name string, v int64, format string, args ...any) {
+	r.Facts = append(r.Facts, Fact{Name: name, Value: v, Text: fmt.Sprintf(format, args...)})
+}
+
+func (r Result) f(name string) int64 { v, _ := r.Fact(name); return v }
+
+// FromLab reads a lab lesson's result from the lab it was played in.
+func FromLab(lesson string, lab *sim.Lab) Result {
+	r := Result{Lesson: lesson, Columns: []string{"lane", "allowed", "denied", "worst case"}}
+	for _, ln := range lab.Lanes() {
+		lr := LaneResult{Title: ln.Spec().Config.String(), Allowed: ln.Total().Allowed, Denied: ln.Total().Denied, Worst: ln.Worst()}
+		for _, rec := range ln.History(nil) {
+			lr.MaxDelay = max(lr.MaxDelay, rec.Delay)
+		}
+		r.Lanes = append(r.Lanes, lr)
+		r.Rows = append(r.Rows, []string{lr.Title, strconv.FormatInt(lr.Allowed, 10), strconv.FormatInt(lr.Denied, 10),
+			fmt.Sprintf("%d in [%s, %s)", lr.Worst.Units, dur(lr.Worst.Start), dur(lr.Worst.End))})
+	}
+	return r
+}
+
+// Run runs the lesson to its end, without a UI, and returns its result.
+func (l Lesson) Run() (Result, error) {
+	if l.run != nil {
+		return l.run(l)
+	}
+	lab, err := sim.New(*l.Setup, nil, sim.Options{})
+	if err != nil {
+		return Result{}, err
+	}
+	for _, e := range l.Script {
+		if err := lab.AdvanceTo(e.At); err != nil {
+			return Result{}, err
+		}
+		if err := lab.Fire(e.Client, e.N); err != nil {
+			return Result{}, err
+		}
+	}
+	if err := lab.AdvanceTo(l.Until); err != nil {
+		return Result{}, err
+	}
+	return FromLab(l.ID, lab), nil
+}
+
+// Check says whether r shows what the lesson teaches ("what you should have
+// seen"), in a sentence with the numbers.
+func (l Lesson) Check(r Result) (ok bool, message string) { return l.check(r) }
+
+// Lessons returns the seven guided lessons, in order.
+func Lessons() []Lesson {
+	return []Lesson{lessonBurst(), lessonBoundary(), lessonClock(), lessonEviction(), lessonLocks(), lessonQueue(), lessonGateways()}
+}
+
+// LessonByID returns the lesson with the given ID, and false if none.
+func LessonByID(id string) (Lesson, bool) {
+	for _, l := range Lessons() {
+		if l.ID == id {
+			return l, true
+		}
+	}
+	return Lesson{}, false
+}
+
+func lane(c limiter.Config) sim.LaneSpec { return sim.LaneSpec{Config: c} }
+
+func lessonBurst() Lesson {
+	return Lesson{
+		ID: "burst-vs-rate", Number: 1, Title: "Burst versus sustained rate",
+		Watch: "Both lanes refill 5 tokens per second; the first holds 10, the second 1. One client asks for 20 per second for 5 seconds. " +
+			"Watch the first second, then the steady state.",
+		Shows: "The bucket size (burst) is not a per-second cap: in the first second the full bucket is spent and the refill " +
+			"comes on top, so 14 of the first 20 requests pass within one second. After that both lanes admit the rate, 5 per second.",
+		Interview: "A token bucket has two knobs: the rate bounds the long-run average, the burst bounds how far ahead of it a " +
+			"client may get. In any interval of length L at most burst + rate × L pass.",
+		Setup: &sim.Setup{
+			Lanes: []sim.LaneSpec{
+				lane(limiter.Config{Kind: limiter.KindTokenBucket, Rate: 5, Burst: 10}),
+				lane(limiter.Config{Kind: limiter.KindTokenBucket, Rate: 5, Burst: 1}),
+			},
+			Clients: []sim.Client{{Name: "alice", Pattern: sim.Pattern{Kind: sim.PatternSteady, Rate: 20}, Weight: 1}},
+			Seed:    1, Speed: 1, Worst: time.Second,
+		},
+		Until: 5 * time.Second,
+		check: func(r Result) (bool, string) {
+			if len(r.Lanes) != 2 {
+				return false, "expected two lanes"
+			}
+			a, b := r.Lanes[0], r.Lanes[1]
+			ok := a.Worst.Units > 10 && b.Worst.Units <= 6 && a.Allowed-b.Allowed == 9
+			return ok, fmt.Sprintf("burst 10: %d admitted in the busiest second (more than the burst of 10) and %d in 5 s; "+
+				"burst 1: %d in the busiest second and %d in 5 s. The difference, %d, is the extra burst spent once.",
+				a.Worst.Units, a.Allowed, b.Worst.Units, b.Allowed, a.Allowed-b.Allowed)
+		},
+	}
+}
+
+func lessonBoundary() Lesson {
+	budget := func(k limiter.Kind) sim.LaneSpec {
+		c, _ := sim.SameBudget(k, 10, time.Second)
+		return lane(c)
+	}
+	return Lesson{
+		ID: "boundary-burst", Number: 2, Title: "The fixed-window boundary burst",
+		Watch: "Three lanes with the same budget, 10 per second. Mallory sends 10 requests 100 ms before a window boundary and " +
+			"10 more at the boundary. Watch the worst case: the most admitted within any 1 s.",
+		Shows: "The fixed window admits both bursts: 20 within 100 ms, twice the limit inside one window length. The sliding window " +
+			"log admits 10 (it remembers each instant, up to 10 per client); the sliding window counter admits 10 here too, " +
+			"with two counters instead of a log (its bound is 2 × limit − 1 in the worst timing).",
+		Interview: "Fixed windows are cheap but allow 2× the limit around a boundary. A sliding log is exact at O(limit) memory per " +
+			"key; a sliding counter approximates it in O(1), which is what large systems use.",
+		Setup: &sim.Setup{
+			Lanes: []sim.LaneSpec{budget(limiter.KindFixedWindow), budget(limiter.KindSlidingWindowLog), budget(limiter.KindSlidingWindowCounter)},
+			Clients: []sim.Client{{Name: "mallory", Weight: 1, Pattern: sim.Pattern{Kind: sim.PatternEdge, Size: 10,
+				Window: time.Second, Gap: 100 * time.Millisecond}}},
+			Seed: 1, Speed: 1, Worst: time.Second,
+		},
+		Until: 4 * time.Second,
+		check: func(r Result) (bool, string) {
+			if len(r.Lanes) != 3 {
+				return false, "expected three lanes"
+			}
+			fw, log, sc := r.Lanes[0].Worst, r.Lanes[1].Worst, r.Lanes[2].Worst
+			ok := fw.Units == 20 && log.Units == 10 && sc.Units <= 19
+			return ok, fmt.Sprintf("fixed window: %d within 1 s, in [%s, %s) (2 × the limit of 10); sliding window log: %d; "+
+				"sliding window counter: %d. Memory per client: the log up to 10 instants, the counter 2 counts.",
+				fw.Units, dur(fw.Start), dur(fw.End), log.Units, sc.Units)
+		},
+	}
+}
+
+func lessonClock() Lesson {
+	return Lesson{
+		ID: "monotonic-clock", Number: 3, Title: "Why a monotonic clock",
+		Watch: "One client sends 4 requests per second to two identical token buckets (2 per second, burst 4). The first gets " +
+			"instants from the monotonic clock; the second from a deliberately naive demo clock that subtracts wall-clock " +
+			"Unix times. At 4 s the wall clock is set back 10 s; at 8 s it jumps forward 1 hour.",
+		Shows: "Set back, the naive elapsed time goes negative. The limiter clamps it (a request stamped before its latest " +
+			"instant is evaluated at that instant), so nothing breaks, but no tokens come back until the wall clock catches " +
+			"up: the client is starved. Jumped forward, an hour of refill that was never earned fills the bucket at once. " +
+			"The monotonic lane never notices.",
+		Interview: "Measure elapsed time with a monotonic clock (Go's time.Now carries one; time.Since uses it). Wall-clock time " +
+			"is for display and for absolute deadlines; NTP, daylight saving and operators move it.",
+		Setup: &sim.Setup{
+			Lanes:   []sim.LaneSpec{lane(limiter.Config{Kind: limiter.KindTokenBucket, Rate: 2, Burst: 4})},
+			Clients: []sim.Client{{Name: "alice", Pattern: sim.Pattern{Kind: sim.PatternSteady, Rate: 4}, Weight: 1}},
+			Seed:    1, Speed: 1, Worst: time.Second,
+		},
+		Until: 12 * time.Second,
+		run:   runClock,
+		check: func(r Result) (bool, string) {
+			ok := r.f("stall.wall") == 0 && r.f("stall.mono") > 0 && r.f("jump.wall") > r.f("jump.mono")
+			return ok, fmt.Sprintf("while the wall clock was behind (4 s to 8 s): monotonic %d admitted, wall clock %d (starved; "+
+				"naive elapsed reached %s). In the second after the 1 h jump: monotonic %d, wall clock %d (an unearned full "+
+				"bucket). In 12 s: monotonic %d, wall clock %d.",
+				r.f("stall.mono"), r.f("stall.wall"), dur(time.Duration(r.f("elapsed.min"))), r.f("jump.mono"), r.f("jump.wall"),
+				r.f("mono.allowed"), r.f("wall.allowed"))
+		},
+	}
+}
+
+// events returns the requests of a setup's clients before until.
+func events(s *sim.Setup, until limiter.Instant) ([]sim.Event, error) {
+	src, err := sim.NewSource(s.Clients, s.Seed, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return src.Next(until-1, nil), nil
+}
+
+func runClock(l Lesson) (Result, error) {
+	cfg := l.Setup.Lanes[0].Config
+	mono, err := limiter.New(cfg)
+	if err != nil {
+		return Result{}, err
+	}
+	wall, _ := limiter.New(cfg)
+	clock := &NaiveWallClock{Mono: &limiter.ManualClock{}, Start: time.Date(2025, 10, 26, 1, 59, 0, 0, time.UTC),
+		Jumps: []Jump{{At: 4 * time.Second, By: -10 * time.Second}, {At: 8 * time.Second, By: time.Hour}}}
+	evs, err := events(l.Setup, l.Until)
+	if err != nil {
+		return Result{}, err
+	}
+	r := Result{Lesson: l.ID, Columns: []string{"monotonic instant", "wall-clock instant", "naive elapsed", "monotonic lane", "wall-clock lane"}}
+	var monoN, wallN, stallM, stallW, jumpM, jumpW int64
+	minEl, maxEl := time.Duration(0), time.Duration(0)
+	prev := limiter.Instant(0)
+	verdict := func(d limiter.Decision, s limiter.State) string {
+		if d.Allowed {
+			return "allowed, " + Tokens(s.Tokens) + " left"
+		}
+		return "denied, " + Tokens(s.Tokens) + " left"
+	}
+	for i, e := range evs {
+		clock.Mono.Set(e.At)
+		w := clock.Now()
+		el := w - prev
+		if i == 0 {
+			el = 0
+		}
+		prev = w
+		minEl, maxEl = min(minEl, el), max(maxEl, el)
+		dm, _ := mono.AllowN(e.At, e.N)
+		dw, _ := wall.AllowN(w, e.N)
+		r.Rows = append(r.Rows, []string{dur(e.At), dur(w), dur(el), verdict(dm, mono.State(e.At)), verdict(dw, wall.State(w))})
+		count := func(d limiter.Decision) int64 {
+			if d.Allowed {
+				return 1
+			}
+			return 0
+		}
+		monoN, wallN = monoN+count(dm), wallN+count(dw)
+		if e.At >= 4*time.Second && e.At < 8*time.Second {
+			stallM, stallW = stallM+count(dm), stallW+count(dw)
+		}
+		if e.At >= 8*time.Second && e.At < 9*time.Second {
+			jumpM, jumpW = jumpM+count(dm), jumpW+count(dw)
+		}
+	}
+	r.add("mono.allowed", monoN, "monotonic lane: %d admitted", monoN)
+	r.add("wall.allowed", wallN, "wall-clock lane: %d admitted", wallN)
+	r.add("stall.mono", stallM, "4 s to 8 s, monotonic: %d admitted", stallM)
+	r.add("stall.wall", stallW, "4 s to 8 s, wall clock set back: %d admitted", stallW)
+	r.add("jump.mono", jumpM, "8 s to 9 s, monotonic: %d admitted", jumpM)
+	r.add("jump.wall", jumpW, "8 s to 9 s, after the 1 h jump: %d admitted", jumpW)
+	r.add("elapsed.min", int64(minEl), "most negative naive elapsed: %s", dur(minEl))
+	r.add("elapsed.max", int64(maxEl), "largest naive elapsed: %s", dur(maxEl))
+	return r, nil
+}
+
+// Lesson 4's scenario.
+const (
+	evictClients = 5000
+	evictTTL     = 2 * time.Second
+)
+
+func lessonEviction() Lesson {
+	return Lesson{
+		ID: "per-client-eviction", Number: 4, Title: "Per-client buckets and idle eviction",
+		Watch: "5,000 clients each send one request, one per millisecond over 5 s, to a keyed token bucket (1 per second, " +
+			"burst 5, idle TTL 2 s, swept every second). Mallory sends 10 at once at 0 s and 5 more at 3 s. Watch the keys " +
+			"held, and compare a naive TTL cache that drops any key idle for 2 s.",
+		Shows: "Memory follows the active clients, not every client ever seen: keys are created on first use and swept once " +
+			"idle and full again. Mallory, idle but in debt, is kept: at 3 s she has 3 tokens and gets 3. The naive cache " +
+			"forgets her at 2 s and hands her a fresh bucket: 5, two of them unearned.",
+		Interview: "Bound memory with one small state per active key, lazy creation, and eviction of idle keys, but evict " +
+			"only a key whose state equals a fresh one, or eviction becomes a way to reset a limit. At millions of keys, " +
+			"shard the map and amortise the sweep.",
+		Until: 10 * time.Second,
+		run:   runEviction,
+		check: func(r Result) (bool, string) {
+			ok := r.f("mallory.keyed") == 3 && r.f("mallory.naive") == 5 && r.f("keys.end") == 0 && r.f("keys.peak") < evictClients
+			return ok, fmt.Sprintf("keys held peaked at %d of %d clients and fell to %d after the last sweep; Mallory at 3 s: "+
+				"%d admitted with eviction that keeps debt, %d with the naive TTL cache (%d unearned).",
+				r.f("keys.peak"), evictClients+1, r.f("keys.end"), r.f("mallory.keyed"), r.f("mallory.naive"),
+				r.f("mallory.naive")-r.f("mallory.keyed"))
+		},
+	}
+}
+
+func runEviction(l Lesson) (Result, error) {
+	cfg := limiter.Config{Kind: limiter.KindTokenBucket, Rate: 1, Burst: 5}
+	factory := func(string) (limiter.Strategy, error) { return limiter.New(cfg) }
+	k, err := limiter.NewKeyed(factory, limiter.KeyedOptions{IdleTTL: evictTTL, SweepEvery: -1})
+	if err != nil {
+		return Result{}, err
+	}
+	// The naive cache: a map of limiters, each dropped once idle for the
+	// TTL, whatever its state.
+	type entry struct {
+		s    limiter.Strategy
+		seen limiter.Instant
+	}
+	naive := map[string]*entry{}
+	naiveAllow := func(at limiter.Instant, key string) bool {
+		e := naive[key]
+		if e == nil {
+			s, _ := factory(key)
+			e = &entry{s: s}
+			naive[key] = e
+		}
+		e.seen = at
+		d, _ := e.s.AllowN(at, 1)
+		return d.Allowed
+	}
+	var evs []sim.Event
+	for range 10 {
+		evs = append(evs, sim.Event{At: 0, Client: "mallory", N: 1})
+	}
+	for i := range evictClients {
+		at := time.Duration(i) * time.Millisecond
+		if at == 3*time.Second {
+			for range 5 {
+				evs = append(evs, sim.Event{At: at, Client: "mallory", N: 1})
+			}
+		}
+		evs = append(evs, sim.Event{At: at, Client: fmt.Sprintf("c%04d", i+1), N: 1})
+	}
+	r := Result{Lesson: l.ID, Columns: []string{"second", "keys held", "evicted by the sweep", "naive cache keys"}}
+	var peak, malK, malN int64
+	next := time.Second
+	sweep := func(until limiter.Instant) {
+		for ; next <= until; next += time.Second {
+			held := int64(k.Len())
+			peak = max(peak, held)
+			ev := k.Sweep(next)
+			for key, e := range naive {
+				if next-e.seen >= evictTTL {
+					delete(naive, key)
+				}
+			}
+			r.Rows = append(r.Rows, []string{dur(next), strconv.FormatInt(held, 10), strconv.Itoa(ev), strconv.Itoa(len(naive))})
+		}
+	}
+	for _, e := range evs {
+		sweep(e.At)
+		d, err := k.AllowNAt(e.At, e.Client, e.N)
+		if err != nil {
+			return Result{}, err
+		}
+		nv := naiveAllow(e.At, e.Client)
+		if e.Client == "mallory" && e.At == 3*time.Second {
+			if d.Allowed {
+				malK++
+			}
+			if nv {
+				malN++
+			}
+		}
+	}
+	sweep(l.Until)
+	r.add("keys.peak", peak, "most keys held at a sweep: %d", peak)
+	r.add("keys.end", int64(k.Len()), "keys held at the end: %d", k.Len())
+	r.add("mallory.keyed", malK, "Mallory at 3 s, keyed limiter: %d admitted", malK)
+	r.add("mallory.naive", malN, "Mallory at 3 s, naive TTL cache: %d admitted", malN)
+	return r, nil
+}
+
+// Lesson 5's model parameters: a modelled hold time, not a measurement.
+const (
+	lockCores = 4
+	lockHold  = time.Microsecond
+)
+
+func lockRequests() []LockRequest {
+	var rs []LockRequest
+	for wave := range 3 {
+		at := time.Duration(wave) * 10 * time.Microsecond
+		rs = append(rs, LockRequest{Client: "c1", Key: "c1", Arrive: at})
+		for c := 1; c <= 8; c++ {
+			name := fmt.Sprintf("c%d", c)
+			rs = append(rs, LockRequest{Client: name, Key: name, Arrive: at})
+		}
+	}
+	return rs
+}
+
+func lessonLocks() Lesson {
+	return Lesson{
+		ID: "lock-design", Number: 5, Title: "Lock design: one global lock or a lock per key",
+		Watch: "Three waves of 9 simultaneous decisions (8 clients, c1 sends two) on 4 cores, each decision holding its lock " +
+			"for 1 µs. Top: one global lock. Bottom: a lock per key. Then two goroutines create the same key at once.",
+		Shows: "With one lock every decision queues behind every other, whatever the cores; with a lock per key only c1's two " +
+			"decisions wait for each other, and the rest wait only for a core. This is a model with a chosen hold time, " +
+			"not a measurement: the real costs come from `make bench`, which benchmarks the limiter package and records " +
+			"the machine. The second part shows the check-then-act race: two goroutines both find no limiter, both create " +
+			"one, and the key gets two buckets (twice the burst); limiter.Keyed creates under the shard lock and re-checks.",
+		Interview: "Per-key locks (or a sharded map with a lock per entry) keep unrelated clients from waiting on each other. " +
+			"Lazy creation must be atomic: check again under the write lock, or use a load-or-store, so two first requests " +
+			"share one limiter.",
+		Until: 30 * time.Microsecond,
+		run:   runLocks,
+		check: func(r Result) (bool, string) {
+			ok := r.f("wait.global") > r.f("wait.perkey") && r.f("race.naive") == 10 && r.f("race.keyed") == 5
+			return ok, fmt.Sprintf("total waiting: %s with one global lock, %s with a lock per key (longest %s vs %s; modelled, "+
+				"1 µs per decision on 4 cores). Lazy creation, burst 5, 10 first requests: %d admitted with check-then-act, %d "+
+				"with limiter.Keyed.",
+				dur(time.Duration(r.f("wait.global"))), dur(time.Duration(r.f("wait.perkey"))),
+				dur(time.Duration(r.f("max.global"))), dur(time.Duration(r.f("max.perkey"))), r.f("race.naive"), r.f("race.keyed"))
+		},
+	}
+}
+
+func runLocks(l Lesson) (Result, error) {
+	reqs := lockRequests()
+	g := LockTimeline(reqs, false, lockCores, lockHold)
+	p := LockTimeline(reqs, true, lockCores, lockHold)
+	r := Result{Lesson: l.ID, Columns: []string{"client", "arrives", "global lock: starts", "waits", "per-key lock: starts", "waits"}}
+	var wg, wp, mg, mp time.Duration
+	for i := range reqs {
+		wg, wp = wg+g[i].Wait, wp+p[i].Wait
+		mg, mp = max(mg, g[i].Wait), max(mp, p[i].Wait)
+		r.Rows = append(r.Rows, []string{reqs[i].Client, dur(reqs[i].Arrive), dur(g[i].Start), dur(g[i].Wait), dur(p[i].Start), dur(p[i].Wait)})
+	}
+	r.add("wait.global", int64(wg), "total waiting, one global lock: %s", dur(wg))
+	r.add("wait.perkey", int64(wp), "total waiting, a lock per key: %s", dur(wp))
+	r.add("max.global", int64(mg), "longest wait, one global lock: %s", dur(mg))
+	r.add("max.perkey", int64(mp), "longest wait, a lock per key: %s", dur(mp))
+
+	// The check-then-act race, as a scripted interleaving of two
+	// goroutines A and B on a plain map: both check, both create.
+	cfg := limiter.Config{Kind: limiter.KindTokenBucket, Rate: 1, Burst: 5}
+	m := map[string]limiter.Strategy{}
+	aSees, bSees := m["alice"] == nil, m["alice"] == nil // A checks, B checks
+	var a, b limiter.Strategy
+	if aSees {
+		a, _ = limiter.New(cfg)
+		m["alice"] = a
+	}
+	if bSees {
+		b, _ = limiter.New(cfg)
+		m["alice"] = b // overwrites A's bucket, which A still uses
+	}
+	naive := int64(0)
+	for _, s := range []limiter.Strategy{a, b} {
+		for range 5 {
+			if d, _ := s.AllowN(0, 1); d.Allowed {
+				naive++
+			}
+		}
+	}
+	// limiter.Keyed: 10 goroutines send the first requests for one key at
+	// once; creation is race-free, so they share one bucket.
+	k, err := limiter.NewKeyed(func(string) (limiter.Strategy, error) { return limiter.New(cfg) }, limiter.KeyedOptions{SweepEvery: -1})
+	if err != nil {
+		return Result{}, err
+	}
+	var wgrp sync.WaitGroup
+	var mu sync.Mutex
+	keyed := int64(0)
+	for range 10 {
+		wgrp.Go(func() {
+			if d, _ := k.AllowNAt(0, "alice", 1); d.Allowed {
+				mu.Lock()
+				keyed++
+				mu.Unlock()
+			}
+		})
+	}
+	wgrp.Wait()
+	r.add("race.naive", naive, "check-then-act: %d admitted for a burst of 5", naive)
+	r.add("race.keyed", keyed, "limiter.Keyed: %d admitted for a burst of 5", keyed)
+	return r, nil
+}
+
+func lessonQueue() Lesson {
+	nodelay, _ := sim.PresetByID("nginx-nodelay")
+	delay, _ := sim.PresetByID("nginx-delay")
+	return Lesson{
+		ID: "queue-vs-meter", Number: 6, Title: "Leaky bucket: a queue or a meter",
+		Watch: "nginx limit_req rate=10r/s burst=20, with and without nodelay. A client fires 30 requests at once, then 5 more at 1.5 s. " +
+			"Compare the decisions, then the delay of each admitted request.",
+		Shows: "Both lanes make the same decisions: 21 of 30 pass (the burst of 20 plus the one the rate allows at once) and " +
+			"the other 9 are rejected; 1.5 s later the bucket has drained enough for all 5. Without nodelay the bucket is a queue: the last admitted request waits 2 s so that they " +
+			"leave at 10 per second. With nodelay it is a meter: the same requests pass at once.",
+		Interview: "A leaky bucket either shapes traffic (queue: smooth output, added latency) or polices it (meter: " +
+			"decisions only, equivalent to a token bucket). nginx's nodelay switches between the two.",
+		Setup: &sim.Setup{
+			Lanes:   []sim.LaneSpec{lane(delay.Config), lane(nodelay.Config)},
+			Clients: []sim.Client{{Name: "client", Pattern: sim.Pattern{Kind: sim.PatternNone}, Weight: 1}},
+			Seed:    1, Speed: 1, Worst: time.Second,
+		},
+		Script:  []sim.Event{{At: 0, Client: "client", N: 30}, {At: 1500 * time.Millisecond, Client: "client", N: 5}},
+		Until:   3 * time.Second,
+		Shaping: []bool{true, false},
+		check: func(r Result) (bool, string) {
+			if len(r.Lanes) != 2 {
+				return false, "expected two lanes"
+			}
+			q, m := r.Lanes[0], r.Lanes[1]
+			ok := q.Allowed == m.Allowed && q.Denied == m.Denied && q.MaxDelay == 2*time.Second
+			return ok, fmt.Sprintf("both lanes: %d admitted, %d rejected. As a queue the longest wait is %s (the 21st request, "+
+				"(21 − 1) × 100 ms); as a meter every admitted request passes at once.", q.Allowed, q.Denied, dur(q.MaxDelay))
+		},
+	}
+}
+
+// Lesson 7's scenario.
+const gateways = 3
+
+func lessonGateways() Lesson {
+	return Lesson{
+		ID: "many-gateways", Number: 7, Title: "From one process to many",
+		Watch: "A client sends 60 requests per second through a load balancer to 3 gateway instances (round robin), for 3 s. " +
+			"The limit is 10 per second (fixed window). This lesson is a simulation in the page: no network, no Redis.",
+		Shows: "Each instance with its own local limit of 10 admits 10 per second: 30 per second in total, 3× the limit. " +
+			"One shared limiter (a store every instance asks, such as one Redis key) admits exactly 10 per second. Splitting " +
+			"the limit (each instance ⌊10 ÷ 3⌋ = 3) stays under it but wastes budget and breaks when traffic is uneven.",
+		Interview: "N instances with local limits admit up to N× the limit. Use a shared store with an atomic operation " +
+			"(a Lua script or GCRA's single TAT in Redis), accept the extra round trip, or split the budget per instance " +
+			"when traffic is sticky and the error is acceptable.",
+		Setup: &sim.Setup{
+			Lanes:   []sim.LaneSpec{lane(limiter.Config{Kind: limiter.KindFixedWindow, Limit: 10, Window: time.Second})},
+			Clients: []sim.Client{{Name: "api", Pattern: sim.Pattern{Kind: sim.PatternSteady, Rate: 60}, Weight: 1}},
+			Seed:    1, Speed: 1, Worst: time.Second,
+		},
+		Until: 3 * time.Second,
+		run:   runGateways,
+		check: func(r Result) (bool, string) {
+			ok := r.f("local") == gateways*r.f("shared") && r.f("shared") == 30 && r.f("split") < r.f("shared")
+			return ok, fmt.Sprintf("in 3 s, %d offered: %d admitted with a local limit per instance (%d× the limit), %d with "+
+				"one shared limiter, %d with the limit split per instance. (Simulated.)",
+				r.f("offered"), r.f("local"), r.f("local")/max(r.f("shared"), 1), r.f("shared"), r.f("split"))
+		},
+	}
+}
+
+func runGateways(l Lesson) (Result, error) {
+	cfg := l.Setup.Lanes[0].Config
+	split := cfg
+	split.Limit = cfg.Limit / gateways
+	var local, splits [gateways]limiter.Strategy
+	for i := range gateways {
+		local[i], _ = limiter.New(cfg)
+		splits[i], _ = limiter.New(split)
+	}
+	shared, err := limiter.New(cfg)
+	if err != nil {
+		return Result{}, err
+	}
+	evs, err := events(l.Setup, l.Until)
+	if err != nil {
+		return Result{}, err
+	}
+	r := Result{Lesson: l.ID, Columns: []string{"second", "offered", "local limits", "shared limiter", "split limit"}}
+	type row struct{ offered, local, shared, split int64 }
+	rows := make([]row, int(l.Until/time.Second))
+	var tot row
+	for i, e := range evs {
+		g := i % gateways
+		s := int(e.At / time.Second)
+		rows[s].offered++
+		if d, _ := local[g].AllowN(e.At, e.N); d.Allowed {
+			rows[s].local++
+		}
+		if d, _ := shared.AllowN(e.At, e.N); d.Allowed {
+			rows[s].shared++
+		}
+		if d, _ := splits[g].AllowN(e.At, e.N); d.Allowed {
+			rows[s].split++
+		}
+	}
+	for s, w := range rows {
+		tot.offered, tot.local, tot.shared, tot.split = tot.offered+w.offered, tot.local+w.local, tot.shared+w.shared, tot.split+w.split
+		r.Rows = append(r.Rows, []string{dur(time.Duration(s) * time.Second), strconv.FormatInt(w.offered, 10),
+			strconv.FormatInt(w.local, 10), strconv.FormatInt(w.shared, 10), strconv.FormatInt(w.split, 10)})
+	}
+	r.add("offered", tot.offered, "offered: %d", tot.offered)
+	r.add("local", tot.local, "local limit per instance: %d admitted", tot.local)
+	r.add("shared", tot.shared, "one shared limiter: %d admitted", tot.shared)
+	r.add("split", tot.split, "limit split per instance: %d admitted", tot.split)
+	return r, nil
+}

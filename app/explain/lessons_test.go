@@ -1,0 +1,122 @@
+package explain
+
+import (
+	"testing"
+
+	"github.com/ratelab/ratelab/limiter"
+)
+
+// runLesson runs a lesson headless and checks its "what you should have
+// seen" passes with exactly the message given.
+func runLesson(t *testing.T, id, want string) Result {
+	t.Helper()
+	l, ok := LessonByID(id)
+	if !ok {
+		t.Fatalf("no lesson %q", id)
+	}
+	r, err := l.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, msg := l.Check(r)
+	if !ok || msg != want {
+		t.Errorf("%s: check = %v, %q;\nwant true, %q", id, ok, msg, want)
+	}
+	return r
+}
+
+func TestLessonBurstVsRate(t *testing.T) {
+	r := runLesson(t, "burst-vs-rate", "burst 10: 14 admitted in the busiest second (more than the burst of 10) and 35 in 5 s; "+
+		"burst 1: 5 in the busiest second and 26 in 5 s. The difference, 9, is the extra burst spent once.")
+	if r.Lanes[0].Denied != 66 || r.Lanes[1].Denied != 75 {
+		t.Errorf("denied %d, %d; want 66, 75", r.Lanes[0].Denied, r.Lanes[1].Denied)
+	}
+}
+
+func TestLessonBoundaryBurst(t *testing.T) {
+	runLesson(t, "boundary-burst", "fixed window: 20 within 1 s, in [900ms, 1.9s) (2 × the limit of 10); sliding window log: 10; "+
+		"sliding window counter: 10. Memory per client: the log up to 10 instants, the counter 2 counts.")
+}
+
+func TestLessonMonotonicClock(t *testing.T) {
+	r := runLesson(t, "monotonic-clock", "while the wall clock was behind (4 s to 8 s): monotonic 8 admitted, wall clock 0 (starved; "+
+		"naive elapsed reached -9.75s). In the second after the 1 h jump: monotonic 2, wall clock 4 (an unearned full bucket). "+
+		"In 12 s: monotonic 27, wall clock 22.")
+	if v, _ := r.Fact("elapsed.max"); v != 3600250000000 {
+		t.Errorf("largest naive elapsed %d; want 1h0m0.25s", v)
+	}
+	if len(r.Rows) != 48 {
+		t.Errorf("%d rows; want 48 requests", len(r.Rows))
+	}
+}
+
+// TestNaiveWallClock checks the demo clock's jumps exactly.
+func TestNaiveWallClock(t *testing.T) {
+	c := &NaiveWallClock{Mono: new(limiter.ManualClock), Jumps: []Jump{{At: 4e9, By: -10e9}, {At: 8e9, By: 3600e9}}}
+	for _, tc := range []struct{ mono, want int64 }{{0, 0}, {3999999999, 3999999999}, {4e9, -6e9}, {8e9, 3598e9}} {
+		c.Mono.Set(limiter.Instant(tc.mono))
+		if got := c.Now(); int64(got) != tc.want {
+			t.Errorf("mono %d: naive instant %d; want %d", tc.mono, got, tc.want)
+		}
+	}
+}
+
+func TestLessonPerClientEviction(t *testing.T) {
+	r := runLesson(t, "per-client-eviction", "keys held peaked at 3000 of 5001 clients and fell to 0 after the last sweep; "+
+		"Mallory at 3 s: 3 admitted with eviction that keeps debt, 5 with the naive TTL cache (2 unearned).")
+	if got := r.Rows[2]; got[0] != "3s" || got[1] != "3000" || got[2] != "1000" || got[3] != "1999" {
+		t.Errorf("sweep at 3s: %v; want 3s, 3000 held, 1000 evicted, 1999 in the naive cache", got)
+	}
+}
+
+func TestLessonLockDesign(t *testing.T) {
+	r := runLesson(t, "lock-design", "total waiting: 108µs with one global lock, 24µs with a lock per key (longest 8µs vs 2µs; "+
+		"modelled, 1 µs per decision on 4 cores). Lazy creation, burst 5, 10 first requests: 10 admitted with check-then-act, "+
+		"5 with limiter.Keyed.")
+	// c1's second request waits for its first under both designs.
+	if got := r.Rows[1]; got[0] != "c1" || got[3] != "1µs" || got[5] != "1µs" {
+		t.Errorf("c1's second request: %v; want 1µs wait with both locks", got)
+	}
+}
+
+func TestLessonQueueVsMeter(t *testing.T) {
+	l, _ := LessonByID("queue-vs-meter")
+	if len(l.Shaping) != 2 || !l.Shaping[0] || l.Shaping[1] {
+		t.Errorf("shaping %v; want [true false]", l.Shaping)
+	}
+	runLesson(t, "queue-vs-meter", "both lanes: 26 admitted, 9 rejected. As a queue the longest wait is 2s (the 21st request, "+
+		"(21 − 1) × 100 ms); as a meter every admitted request passes at once.")
+}
+
+func TestLessonManyGateways(t *testing.T) {
+	r := runLesson(t, "many-gateways", "in 3 s, 180 offered: 90 admitted with a local limit per instance (3× the limit), "+
+		"30 with one shared limiter, 27 with the limit split per instance. (Simulated.)")
+	want := [][]string{{"0s", "60", "30", "10", "9"}, {"1s", "60", "30", "10", "9"}, {"2s", "60", "30", "10", "9"}}
+	for i, row := range want {
+		for j := range row {
+			if r.Rows[i][j] != row[j] {
+				t.Errorf("row %d: %v; want %v", i, r.Rows[i], row)
+				break
+			}
+		}
+	}
+}
+
+// TestLessonsList checks seven lessons, numbered 1 to 7, with distinct IDs
+// and every text filled in.
+func TestLessonsList(t *testing.T) {
+	ls := Lessons()
+	if len(ls) != 7 {
+		t.Fatalf("%d lessons; want 7", len(ls))
+	}
+	seen := map[string]bool{}
+	for i, l := range ls {
+		if l.Number != i+1 || seen[l.ID] || l.Title == "" || l.Watch == "" || l.Shows == "" || l.Interview == "" || l.Until <= 0 {
+			t.Errorf("lesson %d: %+v", i+1, l)
+		}
+		if l.Setup == nil && l.run == nil {
+			t.Errorf("lesson %s: want a lab setup or its own run", l.ID)
+		}
+		seen[l.ID] = true
+	}
+}

@@ -1,0 +1,220 @@
+package explain
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/limiter"
+)
+
+// QuizLength is the number of questions a quiz asks (fewer when the traffic
+// has fewer requests).
+const QuizLength = 10
+
+// Questions are drawn from the first QuizRequests requests of the traffic,
+// within QuizHorizon.
+const (
+	QuizRequests = 400
+	QuizHorizon  = 30 * time.Second
+)
+
+// Question asks the learner to predict one decision of one lane before it
+// is revealed.
+type Question struct {
+	// Number counts from 1.
+	Number int
+	// Lane is the lane's index in the setup (0-based); Config its strategy
+	// for this client (the tier's, if any).
+	Lane   int
+	Config limiter.Config
+	// Request is the request asked about; Index is its position in the
+	// traffic (0-based), so the page can pause the clock just before it.
+	Request sim.Event
+	Index   int
+	Prompt  string
+	// AskTokens reports that the learner also predicts the tokens left
+	// (token bucket lanes).
+	AskTokens bool
+	// Allowed and Tokens are the answer: the decision, and the tokens left
+	// after it in hundredths, floored (AskTokens only).
+	Allowed bool
+	Tokens  int64
+	// Explanation is the inspector's worked decision, shown on reveal.
+	Explanation Explanation
+}
+
+// Answer renders the expected answer: "allowed, 2.37 tokens left".
+func (q Question) Answer() string {
+	s := "denied"
+	if q.Allowed {
+		s = "allowed"
+	}
+	if q.AskTokens {
+		s += ", " + Tokens(float64(q.Tokens)/100) + " tokens left"
+	}
+	return s
+}
+
+// Guess is a learner's prediction. Tokens is read to 2 decimals.
+type Guess struct {
+	Allowed bool
+	Tokens  float64
+}
+
+// Feedback is the result of one answer, with the running totals after it.
+type Feedback struct {
+	Question Question
+	// AllowedRight and TokensRight say which parts were right (TokensRight
+	// is true when tokens were not asked); Correct is both.
+	AllowedRight, TokensRight, Correct bool
+	Points, Score, Streak              int
+}
+
+// Mistake is a question answered wrongly, with the guess; the question's
+// Explanation says why.
+type Mistake struct {
+	Question Question
+	Guess    Guess
+}
+
+// Quiz is a predict-then-reveal session: questions generated from a setup
+// and a seed, a running score (one point for allow/deny, one for the tokens
+// left), a streak of fully correct answers and the mistakes to review.
+type Quiz struct {
+	Seed      uint64
+	Questions []Question
+	// Score is the points so far out of MaxScore; Streak the current run of
+	// fully correct answers, Best the longest.
+	Score, MaxScore, Streak, Best int
+	Mistakes                      []Mistake
+	next                          int
+}
+
+// NewQuiz generates a quiz from the setup's lanes and clients (the
+// built-in trace and manual clicks are not part of it) and a seed: the same
+// setup and seed give the same questions, so a teacher can share a link. It
+// returns an error for an invalid setup or traffic with no requests.
+func NewQuiz(setup sim.Setup, seed uint64) (*Quiz, error) {
+	if err := setup.Validate(); err != nil {
+		return nil, err
+	}
+	if len(setup.Lanes) == 0 {
+		return nil, errors.New("quiz: no lanes; want at least one")
+	}
+	src, err := sim.NewSource(setup.Clients, setup.Seed, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	var evs []sim.Event
+	for len(evs) < QuizRequests {
+		e, ok := src.Peek()
+		if !ok || e.At >= QuizHorizon {
+			break
+		}
+		evs = src.Next(e.At, evs)
+	}
+	evs = evs[:min(len(evs), QuizRequests)]
+	if len(evs) == 0 {
+		return nil, fmt.Errorf("quiz: the traffic sends no request in the first %v; want a client with a pattern", QuizHorizon)
+	}
+	tiers := map[string]string{}
+	for _, c := range setup.Clients {
+		tiers[c.Name] = c.Tier
+	}
+	// Pick distinct (request, lane) pairs, then ask them in time order.
+	rng := rand.New(rand.NewPCG(seed, 0x71752a))
+	total := len(evs) * len(setup.Lanes)
+	picks := rng.Perm(total)[:min(QuizLength, total)]
+	slices.Sort(picks)
+	q := &Quiz{Seed: seed}
+	for _, p := range picks {
+		idx, ln := p/len(setup.Lanes), p%len(setup.Lanes)
+		spec := setup.Lanes[ln]
+		cfg := spec.Config
+		if c, ok := spec.Tiers[tiers[evs[idx].Client]]; ok && tiers[evs[idx].Client] != "" {
+			cfg = c
+		}
+		in, err := replayTo(cfg, evs, idx)
+		if err != nil {
+			return nil, err
+		}
+		e := Explain(in)
+		qu := Question{Number: len(q.Questions) + 1, Lane: ln, Config: cfg, Request: evs[idx], Index: idx,
+			AskTokens: cfg.Kind == limiter.KindTokenBucket, Allowed: in.Decision.Allowed, Explanation: e}
+		qu.Prompt = fmt.Sprintf("Lane %d (%s): %s asks for %d at %s. Allowed or denied?", ln+1, cfg, evs[idx].Client, evs[idx].N, dur(evs[idx].At))
+		if qu.AskTokens {
+			qu.Tokens = Hundredths(in.After.Tokens)
+			qu.Prompt += " How many tokens are left after it (to 2 decimals, rounded down)?"
+			q.MaxScore++
+		}
+		q.MaxScore++
+		q.Questions = append(q.Questions, qu)
+	}
+	return q, nil
+}
+
+// replayTo replays the requests of evs[k]'s client up to evs[k] and returns
+// the inspector's input for evs[k].
+func replayTo(cfg limiter.Config, evs []sim.Event, k int) (Input, error) {
+	var r Replayer
+	if err := r.Reset(cfg); err != nil {
+		return Input{}, err
+	}
+	for i := 0; ; i++ {
+		if evs[i].Client != evs[k].Client {
+			continue
+		}
+		in, err := r.Decide(evs[i].At, evs[i].N)
+		if err != nil || i == k {
+			return in, err
+		}
+	}
+}
+
+// Current returns the question to answer next, and false when the quiz is
+// over.
+func (q *Quiz) Current() (Question, bool) {
+	if q.next >= len(q.Questions) {
+		return Question{}, false
+	}
+	return q.Questions[q.next], true
+}
+
+// Done reports whether every question has been answered.
+func (q *Quiz) Done() bool { return q.next >= len(q.Questions) }
+
+// Answer scores g against the current question, moves to the next and
+// returns the feedback. It returns an error when the quiz is over.
+func (q *Quiz) Answer(g Guess) (Feedback, error) {
+	qu, ok := q.Current()
+	if !ok {
+		return Feedback{}, errors.New("quiz: every question is answered; start a new quiz")
+	}
+	q.next++
+	f := Feedback{Question: qu, AllowedRight: g.Allowed == qu.Allowed, TokensRight: true}
+	if f.AllowedRight {
+		f.Points++
+	}
+	if qu.AskTokens {
+		f.TokensRight = int64(math.Round(g.Tokens*100)) == qu.Tokens
+		if f.TokensRight {
+			f.Points++
+		}
+	}
+	f.Correct = f.AllowedRight && f.TokensRight
+	q.Score += f.Points
+	if f.Correct {
+		q.Streak++
+		q.Best = max(q.Best, q.Streak)
+	} else {
+		q.Streak = 0
+		q.Mistakes = append(q.Mistakes, Mistake{Question: qu, Guess: g})
+	}
+	f.Score, f.Streak = q.Score, q.Streak
+	return f, nil
+}
