@@ -3,6 +3,8 @@ package limiter
 import (
 	"math"
 	"math/big"
+	"math/bits"
+	"sync"
 	"time"
 )
 
@@ -13,76 +15,189 @@ import (
 // so every refill is an exact integer and a rate of 3/s gives back exactly
 // 3 tokens per second, with no emission interval rounded to whole
 // nanoseconds.
+//
+// A bucketMath is immutable once built and interned (see params), so the
+// limiters of one tier share one: a limiter holds a pointer to it and only
+// its own state (last instant, debt).
 type bucketMath struct {
 	perNs int64 // debt paid back per nanosecond; 0 for rate 0
 	unit  int64 // debt of one token
 	burst int64 // bucket size in tokens
 	inf   bool  // rate +Inf: everything is allowed
+
+	rate     float64       // token bucket, GCRA: tokens per second as given
+	interval time.Duration // leaky bucket: the leak interval as given
+
+	// Derived, to keep divisions off the hot path.
+	full       int64 // burst × unit: the debt of an empty bucket
+	maxElapsed int64 // elapsed ≥ maxElapsed pays back any debt (perNs > 0)
+	tWhole     int64 // GCRA: the emission interval unit/perNs, whole ns…
+	tRem       int64 // …plus tRem/perNs of a nanosecond
+	unitDiv    divisor
+	perNsDiv   divisor
 }
 
-// full is the debt of an empty bucket.
-func (b bucketMath) full() int64 { return b.burst * b.unit }
+// divisor divides by a fixed d ≥ 1 with a multiplication: m = ⌈2⁶⁴/d⌉, and
+// for 0 ≤ x < 2⁶³ the high word of x·m is ⌊x/d⌋ or one more (the error
+// x·(m − 2⁶⁴/d)/2⁶⁴ is below 1/2), which one multiplication checks.
+type divisor struct {
+	d int64
+	m uint64 // 0 for d = 1
+}
+
+func newDivisor(d int64) divisor {
+	if d <= 1 {
+		return divisor{d: d}
+	}
+	q, r := bits.Div64(1, 0, uint64(d))
+	if r != 0 {
+		q++
+	}
+	return divisor{d: d, m: q}
+}
+
+// ceil returns ⌈x/d⌉ for 0 ≤ x ≤ MaxInt64 − d (the bucket arithmetic keeps x
+// and d ≤ maxUnits).
+func (v divisor) ceil(x int64) int64 {
+	if v.m == 0 {
+		return x
+	}
+	hi, _ := bits.Mul64(uint64(x), v.m)
+	q := int64(hi)
+	p := q * v.d // ≤ x + d: no overflow
+	if p > x {
+		q--
+		p -= v.d
+	}
+	if p < x {
+		q++
+	}
+	return q
+}
 
 // pay returns the debt left after elapsed nanoseconds.
-func (b bucketMath) pay(debt int64, elapsed time.Duration) int64 {
+func (b *bucketMath) pay(debt int64, elapsed time.Duration) int64 {
 	if debt == 0 || b.perNs == 0 || elapsed <= 0 {
 		return debt
 	}
-	if int64(elapsed) >= ceilDiv(debt, b.perNs) {
+	// elapsed·perNs ≥ debt ⇔ elapsed ≥ ⌈debt/perNs⌉; below maxElapsed the
+	// product stays below full + perNs, far from overflowing.
+	if int64(elapsed) >= b.maxElapsed {
 		return 0
 	}
-	return debt - int64(elapsed)*b.perNs
+	if paid := int64(elapsed) * b.perNs; paid < debt {
+		return debt - paid
+	}
+	return 0
 }
 
 // decide decides a request of n at a debt already brought up to the request's
-// instant; it returns the decision and the debt after it.
-func (b bucketMath) decide(debt int64, n int) (Decision, int64) {
-	d := Decision{Limit: int(b.burst)}
+// instant: it fills in d (which must be zero) and returns the debt after it.
+// It writes through a pointer so that the 48-byte Decision is built once, in
+// the caller's result, not copied back through each call.
+func (b *bucketMath) decide(d *Decision, debt int64, n int) int64 {
+	d.Limit = int(b.burst)
 	if b.inf {
 		d.Allowed = true
 		d.Remaining = int(b.burst)
-		return d, 0
+		return 0
 	}
 	if int64(n) > b.burst {
 		d.RetryAfter = Never
-		d.Remaining = b.remaining(debt)
-		d.ResetAfter = b.resetAfter(debt)
-		return d, debt
-	}
-	need := debt + int64(n)*b.unit
-	if need <= b.full() {
+	} else if need := debt + int64(n)*b.unit; need <= b.full {
 		d.Allowed = true
 		debt = need
 	} else if b.perNs == 0 {
 		d.RetryAfter = Never
 	} else {
-		d.RetryAfter = time.Duration(ceilDiv(need-b.full(), b.perNs))
+		d.RetryAfter = time.Duration(b.perNsDiv.ceil(need - b.full))
 	}
-	d.Remaining = b.remaining(debt)
-	d.ResetAfter = b.resetAfter(debt)
-	return d, debt
+	if debt == 0 {
+		d.Remaining = int(b.burst)
+		return 0
+	}
+	d.Remaining = int(b.burst - b.unitDiv.ceil(debt))
+	d.ResetAfter = Never
+	if b.perNs > 0 {
+		d.ResetAfter = time.Duration(b.perNsDiv.ceil(debt))
+	}
+	return debt
 }
 
-func (b bucketMath) remaining(debt int64) int {
-	return int(b.burst - ceilDiv(debt, b.unit))
+func (b *bucketMath) remaining(debt int64) int {
+	if debt == 0 {
+		return int(b.burst)
+	}
+	return int(b.burst - ceilDivPos(debt, b.unit))
 }
 
-func (b bucketMath) resetAfter(debt int64) time.Duration {
+func (b *bucketMath) resetAfter(debt int64) time.Duration {
 	if debt == 0 {
 		return 0
 	}
 	if b.perNs == 0 {
 		return Never
 	}
-	return time.Duration(ceilDiv(debt, b.perNs))
+	return time.Duration(ceilDivPos(debt, b.perNs))
+}
+
+// ceilDivPos is ⌈a/b⌉ for a ≥ 0 and b > 0 (one division, no sign tests).
+func ceilDivPos(a, b int64) int64 {
+	q := a / b
+	if q*b != a {
+		q++
+	}
+	return q
 }
 
 // tokens converts a debt to the fractional number of tokens in the bucket.
-func (b bucketMath) tokens(debt int64) float64 {
+func (b *bucketMath) tokens(debt int64) float64 {
 	if b.inf {
 		return float64(b.burst)
 	}
 	return float64(b.burst) - float64(debt)/float64(b.unit)
+}
+
+// params interns b (with its derived fields filled in), so that limiters with
+// the same parameters share one immutable bucketMath. The table is bounded:
+// past maxInterned distinct parameter sets (a slider dragged for hours), new
+// ones are simply not shared.
+func params(b bucketMath) *bucketMath {
+	b.full = b.burst * b.unit
+	b.maxElapsed = math.MaxInt64
+	if b.perNs > 0 {
+		b.maxElapsed = ceilDivPos(b.full, b.perNs)
+		b.tWhole, b.tRem = b.unit/b.perNs, b.unit%b.perNs
+	}
+	b.unitDiv, b.perNsDiv = newDivisor(b.unit), newDivisor(b.perNs)
+	key := internKey{b.perNs, b.unit, b.burst, b.inf, math.Float64bits(b.rate), b.interval}
+	interned.Lock()
+	defer interned.Unlock()
+	if p := interned.m[key]; p != nil {
+		return p
+	}
+	p := &b
+	if len(interned.m) < maxInterned {
+		if interned.m == nil {
+			interned.m = make(map[internKey]*bucketMath)
+		}
+		interned.m[key] = p
+	}
+	return p
+}
+
+type internKey struct {
+	perNs, unit, burst int64
+	inf                bool
+	rate               uint64
+	interval           time.Duration
+}
+
+const maxInterned = 4096
+
+var interned struct {
+	sync.Mutex
+	m map[internKey]*bucketMath
 }
 
 // rebase converts a debt to another unit, rounding up so that a change of
@@ -103,37 +218,37 @@ func rebase(debt, fromUnit, toUnit int64) int64 {
 // newBucketMath validates a rate in tokens per second and a burst and returns
 // their exact arithmetic. The rate is read as the simplest fraction p/q
 // within 1e-12 of it (0.1 is one tenth, 1/3.0 is one third), q ≤ 1e9.
-func newBucketMath(rate float64, burst int) (bucketMath, error) {
+func newBucketMath(rate float64, burst int) (*bucketMath, error) {
 	switch {
 	case math.IsNaN(rate):
-		return bucketMath{}, errorf("rate NaN is not a number; want tokens per second in [0, 1e9] or +Inf")
+		return nil, errorf("rate NaN is not a number; want tokens per second in [0, 1e9] or +Inf")
 	case rate < 0:
-		return bucketMath{}, errorf("rate %g is negative; want tokens per second in [0, 1e9] or +Inf", rate)
+		return nil, errorf("rate %g is negative; want tokens per second in [0, 1e9] or +Inf", rate)
 	case !math.IsInf(rate, 1) && rate > 1e9:
-		return bucketMath{}, errorf("rate %g gives an emission interval below 1 ns; want tokens per second in [0, 1e9] or +Inf", rate)
+		return nil, errorf("rate %g gives an emission interval below 1 ns; want tokens per second in [0, 1e9] or +Inf", rate)
 	case burst < 0:
-		return bucketMath{}, errorf("burst %d is negative; want >= 0", burst)
+		return nil, errorf("burst %d is negative; want >= 0", burst)
 	}
 	if math.IsInf(rate, 1) {
-		return bucketMath{perNs: 0, unit: 1, burst: int64(burst), inf: true}, nil
+		return params(bucketMath{perNs: 0, unit: 1, burst: int64(burst), inf: true, rate: rate}), nil
 	}
 	p, q := rational(rate)
 	if p == 0 && rate > 0 {
 		// Below one token per 1e9 s the fraction's denominator would pass
 		// 1e9: such a rate used to become 0 silently.
-		return bucketMath{}, errorf("rate %g is below 1e-9 and would round to 0; want 0 or tokens per second in [1e-9, 1e9] or +Inf", rate)
+		return nil, errorf("rate %g is below 1e-9 and would round to 0; want 0 or tokens per second in [1e-9, 1e9] or +Inf", rate)
 	}
 	if q > maxUnits/int64(time.Second) {
-		return bucketMath{}, errorf("rate %g needs a denominator above 1e9; want a rate with at most 9 significant decimals", rate)
+		return nil, errorf("rate %g needs a denominator above 1e9; want a rate with at most 9 significant decimals", rate)
 	}
-	b := bucketMath{perNs: p, unit: q * 1e9, burst: int64(burst)}
+	b := bucketMath{perNs: p, unit: q * 1e9, burst: int64(burst), rate: rate}
 	if p == 0 {
 		b.unit = 1e9
 	}
 	if b.burst > maxUnits/b.unit {
-		return bucketMath{}, errorf("burst %d at rate %g overflows the exact arithmetic; want burst <= %d at this rate", burst, rate, maxUnits/b.unit)
+		return nil, errorf("burst %d at rate %g overflows the exact arithmetic; want burst <= %d at this rate", burst, rate, maxUnits/b.unit)
 	}
-	return b, nil
+	return params(b), nil
 }
 
 // rational returns the simplest fraction p/q (continued fractions) within a

@@ -1,9 +1,6 @@
 package limiter
 
-import (
-	"sync"
-	"time"
-)
+import "time"
 
 // FixedWindow is the fixed window counter: time is cut into windows of
 // length window, aligned to multiples of window on the limiter's clock, and
@@ -12,10 +9,9 @@ import (
 // the next): that is the algorithm, and the cost of its O(1) memory. GitHub's
 // REST API (5000 requests per hour, reset at a fixed instant) works this way.
 type FixedWindow struct {
-	mu     sync.Mutex
+	header // lock, used flag, Keyed bookkeeping
 	limit  int64
 	window time.Duration
-	used   bool
 	last   Instant
 	index  int64 // window number of the count below
 	count  int64
@@ -29,7 +25,7 @@ func NewFixedWindow(limit int, window time.Duration) (*FixedWindow, error) {
 	if err := checkWindow(limit, window); err != nil {
 		return nil, err
 	}
-	return &FixedWindow{limit: int64(limit), window: window}, nil
+	return &FixedWindow{header: header{kind: tagFixedWindow}, limit: int64(limit), window: window}, nil
 }
 
 func checkWindow(limit int, window time.Duration) error {
@@ -61,11 +57,16 @@ func (fw *FixedWindow) at(now Instant) (Instant, int64, int64) {
 
 // AllowN decides a request of n units at now; see [Strategy].
 func (fw *FixedWindow) AllowN(now Instant, n int) (Decision, error) {
-	if err := checkN(n); err != nil {
-		return Decision{}, err
+	if n < 0 {
+		return Decision{}, checkN(n)
 	}
 	fw.mu.Lock()
-	defer fw.mu.Unlock()
+	d := fw.allowLocked(now, n)
+	fw.mu.Unlock()
+	return d, nil
+}
+
+func (fw *FixedWindow) allowLocked(now Instant, n int) Decision {
 	at, idx, count := fw.at(now)
 	untilNext := time.Duration((idx+1)*int64(fw.window)) - at
 	d := Decision{Limit: int(fw.limit)}
@@ -86,7 +87,7 @@ func (fw *FixedWindow) AllowN(now Instant, n int) (Decision, error) {
 	if count > 0 {
 		d.ResetAfter = untilNext
 	}
-	return d.waitsFrom(now, at), nil
+	return d.waitsFrom(now, at)
 }
 
 // State returns the current window's start, length and Count.
@@ -102,6 +103,10 @@ func (fw *FixedWindow) State(now Instant) State {
 func (fw *FixedWindow) Fresh(now Instant) bool {
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
+	return fw.freshLocked(now)
+}
+
+func (fw *FixedWindow) freshLocked(now Instant) bool {
 	_, _, count := fw.at(now)
 	return count == 0
 }

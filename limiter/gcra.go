@@ -1,9 +1,6 @@
 package limiter
 
-import (
-	"sync"
-	"time"
-)
+import "time"
 
 // GCRA is the Generic Cell Rate Algorithm (ITU-T I.371, the "virtual
 // scheduling" form): the state is one theoretical arrival time (TAT), the
@@ -17,14 +14,14 @@ import (
 // plus an exact fraction, so an emission interval that is not a whole number
 // of nanoseconds (rate 3/s: 333 333 333⅓ ns) is never rounded.
 type GCRA struct {
-	mu     sync.Mutex
-	m      bucketMath
-	rate   float64
-	used   bool
-	last   Instant // latest instant admitted at
-	tat    Instant // theoretical arrival time, whole nanoseconds…
-	tatRem int64   // …plus tatRem/m.perNs of a nanosecond (0 ≤ tatRem < perNs)
-	spent  int64   // rate 0 only: the debt (as in bucketMath), since TAT would be infinite
+	header             // lock, used flag, Keyed bookkeeping; aux holds TAT's remainder
+	m      *bucketMath // shared, immutable parameters
+	last   Instant     // latest instant admitted at
+	// tat is the theoretical arrival time, whole nanoseconds, plus aux/m.perNs
+	// of a nanosecond (0 ≤ aux < perNs ≤ 1e9, so it fits in an int32). At
+	// rate 0 it holds instead the debt (as in bucketMath), since TAT would
+	// be infinite.
+	tat Instant
 }
 
 // NewGCRA returns a GCRA limiter whose bucket is full. rate (tokens per
@@ -35,7 +32,7 @@ func NewGCRA(rate float64, burst int) (*GCRA, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &GCRA{m: m, rate: rate}, nil
+	return &GCRA{header: header{kind: tagGCRA}, m: m}, nil
 }
 
 // Kind returns KindGCRA.
@@ -45,7 +42,7 @@ func (g *GCRA) Kind() Kind { return KindGCRA }
 func (g *GCRA) Rate() float64 {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.rate
+	return g.m.rate
 }
 
 // Burst returns the burst in tokens.
@@ -65,13 +62,13 @@ func (g *GCRA) at(now Instant) (Instant, int64) {
 		now = g.last
 	}
 	if g.m.perNs == 0 {
-		return now, g.spent
+		return now, int64(g.tat)
 	}
 	ahead := g.tat - now
-	if ahead < 0 || (ahead == 0 && g.tatRem == 0) {
+	if ahead < 0 || (ahead == 0 && g.aux == 0) {
 		return now, 0
 	}
-	return now, int64(ahead)*g.m.perNs + g.tatRem
+	return now, int64(ahead)*g.m.perNs + int64(g.aux)
 }
 
 // setTAT stores TAT = at + debt/perNs.
@@ -79,28 +76,51 @@ func (g *GCRA) setTAT(at Instant, debt int64) {
 	if g.m.perNs == 0 {
 		// Kept exactly: a debt converted by SetRate/SetBurst need not be a
 		// whole number of tokens.
-		g.spent = debt
+		g.tat = Instant(debt)
 		return
 	}
 	g.tat = at + time.Duration(debt/g.m.perNs)
-	g.tatRem = debt % g.m.perNs
+	g.aux = int32(debt % g.m.perNs)
 }
 
 // AllowN decides a request of n at now; see [Strategy].
-func (g *GCRA) AllowN(now Instant, n int) (Decision, error) {
-	if err := checkN(n); err != nil {
-		return Decision{}, err
+func (g *GCRA) AllowN(now Instant, n int) (d Decision, err error) {
+	if n < 0 {
+		return Decision{}, checkN(n)
 	}
 	g.mu.Lock()
-	defer g.mu.Unlock()
-	at, debt := g.at(now)
-	d, debt := g.m.decide(debt, n)
-	d = d.waitsFrom(now, at)
-	if d.Allowed && n > 0 {
-		g.used, g.last = true, at
-		g.setTAT(at, debt)
-	}
+	g.allowLocked(&d, now, n)
+	g.mu.Unlock()
 	return d, nil
+}
+
+// allowLocked decides a request of n ≥ 0 into d (zero), with g.mu held.
+func (g *GCRA) allowLocked(d *Decision, now Instant, n int) {
+	at, debt := g.at(now)
+	after := g.m.decide(d, debt, n)
+	if d.Allowed && n > 0 {
+		m := g.m
+		if n == 1 && m.perNs > 0 && !m.inf {
+			// TAT moves to max(TAT, at) + T, T = tWhole + tRem/perNs: no
+			// division.
+			if debt == 0 {
+				g.tat, g.aux = at, 0
+			}
+			g.tat += time.Duration(m.tWhole)
+			if rem := int64(g.aux) + m.tRem; rem >= m.perNs {
+				g.tat++
+				g.aux = int32(rem - m.perNs)
+			} else {
+				g.aux = int32(rem)
+			}
+		} else {
+			g.setTAT(at, after)
+		}
+		g.used, g.last = true, at
+	}
+	if at != now {
+		*d = d.waitsFrom(now, at)
+	}
 }
 
 // State returns TAT, the emission interval and tolerance (rounded to whole
@@ -109,11 +129,11 @@ func (g *GCRA) State(now Instant) State {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	at, debt := g.at(now)
-	s := State{Kind: KindGCRA, Limit: int(g.m.burst), Tokens: g.m.tokens(debt), Rate: g.rate, TAT: at}
+	s := State{Kind: KindGCRA, Limit: int(g.m.burst), Tokens: g.m.tokens(debt), Rate: g.m.rate, TAT: at}
 	if g.m.perNs > 0 {
 		s.TAT = at + time.Duration(debt/g.m.perNs)
 		s.EmissionInterval = time.Duration(g.m.unit / g.m.perNs)
-		s.Tolerance = time.Duration(g.m.full() / g.m.perNs)
+		s.Tolerance = time.Duration(g.m.full / g.m.perNs)
 	}
 	return s
 }
@@ -122,6 +142,10 @@ func (g *GCRA) State(now Instant) State {
 func (g *GCRA) Fresh(now Instant) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	return g.freshLocked(now)
+}
+
+func (g *GCRA) freshLocked(now Instant) bool {
 	_, debt := g.at(now)
 	return debt == 0
 }
@@ -136,7 +160,6 @@ func (g *GCRA) SetRate(now Instant, rate float64) error {
 		return err
 	}
 	g.reconfigure(now, m)
-	g.rate = rate
 	return nil
 }
 
@@ -144,7 +167,7 @@ func (g *GCRA) SetRate(now Instant, rate float64) error {
 func (g *GCRA) SetBurst(now Instant, burst int) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	m, err := newBucketMath(g.rate, burst)
+	m, err := newBucketMath(g.m.rate, burst)
 	if err != nil {
 		return err
 	}
@@ -152,13 +175,14 @@ func (g *GCRA) SetBurst(now Instant, burst int) error {
 	return nil
 }
 
-func (g *GCRA) reconfigure(now Instant, m bucketMath) {
-	if g.used {
-		at, debt := g.at(now)
-		debt = convertDebt(g.m, m, debt)
-		g.m, g.last = m, at
-		g.setTAT(at, debt)
-		return
-	}
+func (g *GCRA) reconfigure(now Instant, m *bucketMath) {
+	// As TokenBucket.reconfigure: a never-used bucket is full, and a larger
+	// burst adds no tokens to it.
+	at, debt := g.at(now)
+	debt = convertDebt(g.m, m, debt)
 	g.m = m
+	if g.used || debt > 0 {
+		g.used, g.last = true, at
+		g.setTAT(at, debt)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // Factory returns the strategy for a key that has none yet. It receives the
@@ -18,13 +19,20 @@ type Factory func(key string) (Strategy, error)
 // for unrelated keys never wait on each other, and two concurrent first
 // requests for one key share one strategy.
 //
-// Idle keys are evicted by Sweep, and by a sweep of one shard every
-// SweepEvery requests (amortised, no goroutine; it evicts only keys already
-// fresh IdleTTL before the sweeping request's instant, so requests stamped up
-// to IdleTTL out of order are safe). A key is removed only when
-// it has had no request for IdleTTL and its state equals a fresh strategy's,
-// so evicting never changes a later decision: a client in debt keeps its
-// debt.
+// Idle keys are evicted by Sweep, and by an amortised sweep (no goroutine):
+// every SweepEvery requests, and at each new key, it examines a bounded
+// number of keys of one shard (shards in turn, from a random place in the
+// shard), so its cost per request is a small constant whatever the number of
+// keys. It evicts only keys already fresh IdleTTL before the sweeping
+// request's instant, so requests stamped up to IdleTTL out of order are safe.
+// A key is removed only when it has had no request for IdleTTL and its state
+// equals a fresh strategy's, so evicting never changes a later decision: a
+// client in debt keeps its debt.
+//
+// Memory: the strategies of this package are held directly as map entries
+// (their lock is the key's lock), and token buckets, GCRA and leaky buckets
+// of one tier share their immutable parameters, so an idle token bucket or
+// GCRA key costs its map slot and a 48-byte state.
 type Keyed struct {
 	factory Factory
 	ttl     time.Duration
@@ -38,17 +46,141 @@ type Keyed struct {
 
 const numShards = 64
 
+// Keys examined by one step of the amortised sweep, and at each new key.
+const (
+	sweepBatch    = 64
+	sweepOnCreate = 2
+)
+
 type shard struct {
 	mu sync.RWMutex
-	m  map[string]*entry
+	m  map[string]*header
 	_  [32]byte // one shard per 64-byte cache line
 }
 
-type entry struct {
-	mu      sync.Mutex
-	s       Strategy
-	last    Instant // latest request instant
-	evicted bool
+// foreign wraps a strategy from outside this package (or one already held by
+// a Keyed) so that it can be held as an entry: the header's lock guards the
+// Keyed bookkeeping, the strategy keeps its own lock.
+type foreign struct {
+	header
+	s Strategy
+}
+
+// The methods below find the strategy a header leads. Every strategy of this
+// package has its header as its first field, so a pointer to the header is a
+// pointer to the strategy; kind says which type it is (adopt checks it).
+
+func (h *header) strategy() Strategy {
+	p := unsafe.Pointer(h)
+	switch h.kind {
+	case tagTokenBucket:
+		return (*TokenBucket)(p)
+	case tagGCRA:
+		return (*GCRA)(p)
+	case tagLeakyBucket:
+		return (*LeakyBucket)(p)
+	case tagFixedWindow:
+		return (*FixedWindow)(p)
+	case tagSlidingWindowLog:
+		return (*SlidingWindowLog)(p)
+	case tagSlidingWindowCounter:
+		return (*SlidingWindowCounter)(p)
+	}
+	return (*foreign)(p).s
+}
+
+// allowLocked decides a request of n ≥ 0 with h.mu held.
+func (h *header) allowLocked(now Instant, n int) (Decision, error) {
+	p := unsafe.Pointer(h)
+	switch h.kind {
+	case tagTokenBucket:
+		var d Decision
+		(*TokenBucket)(p).allowLocked(&d, now, n)
+		return d, nil
+	case tagGCRA:
+		var d Decision
+		(*GCRA)(p).allowLocked(&d, now, n)
+		return d, nil
+	case tagLeakyBucket:
+		var d Decision
+		(*LeakyBucket)(p).allowLocked(&d, now, n)
+		return d, nil
+	case tagFixedWindow:
+		return (*FixedWindow)(p).allowLocked(now, n), nil
+	case tagSlidingWindowLog:
+		return (*SlidingWindowLog)(p).allowLocked(now, n), nil
+	case tagSlidingWindowCounter:
+		return (*SlidingWindowCounter)(p).allowLocked(now, n), nil
+	}
+	return (*foreign)(p).s.AllowN(now, n)
+}
+
+// freshLocked reports, with h.mu held, whether the strategy is fresh at now.
+func (h *header) freshLocked(now Instant) bool {
+	p := unsafe.Pointer(h)
+	switch h.kind {
+	case tagTokenBucket:
+		return (*TokenBucket)(p).freshLocked(now)
+	case tagGCRA:
+		return (*GCRA)(p).freshLocked(now)
+	case tagLeakyBucket:
+		return (*LeakyBucket)(p).freshLocked(now)
+	case tagFixedWindow:
+		return (*FixedWindow)(p).freshLocked(now)
+	case tagSlidingWindowLog:
+		return (*SlidingWindowLog)(p).freshLocked(now)
+	case tagSlidingWindowCounter:
+		return (*SlidingWindowCounter)(p).freshLocked(now)
+	}
+	return (*foreign)(p).s.Fresh(now)
+}
+
+// adopt returns the entry for a strategy a factory returned: the strategy's
+// own header when it is one of this package's and no Keyed holds it yet, a
+// wrapper otherwise (a factory may return one strategy for several keys, or
+// return again a strategy that was evicted).
+func adopt(s Strategy) *header {
+	var h *header
+	var want kindTag
+	switch x := s.(type) {
+	case *TokenBucket:
+		if x != nil {
+			h, want = &x.header, tagTokenBucket
+		}
+	case *GCRA:
+		if x != nil {
+			h, want = &x.header, tagGCRA
+		}
+	case *LeakyBucket:
+		if x != nil {
+			h, want = &x.header, tagLeakyBucket
+		}
+	case *FixedWindow:
+		if x != nil {
+			h, want = &x.header, tagFixedWindow
+		}
+	case *SlidingWindowLog:
+		if x != nil {
+			h, want = &x.header, tagSlidingWindowLog
+		}
+	case *SlidingWindowCounter:
+		if x != nil {
+			h, want = &x.header, tagSlidingWindowCounter
+		}
+	}
+	if h != nil {
+		h.mu.Lock()
+		own := h.kind == want && !h.keyed
+		if own {
+			h.keyed, h.seen = true, minInstant
+		}
+		h.mu.Unlock()
+		if own {
+			return h
+		}
+	}
+	f := &foreign{header: header{kind: tagForeign, keyed: true, seen: minInstant}, s: s}
+	return &f.header
 }
 
 // KeyedOptions configures a Keyed limiter. The zero value is usable.
@@ -56,8 +188,9 @@ type KeyedOptions struct {
 	// IdleTTL is how long a key must go without requests before it may be
 	// evicted; ≥ 0. 0 means keys are evicted as soon as they are fresh.
 	IdleTTL time.Duration
-	// SweepEvery is the number of requests between amortised sweeps of one
-	// shard (1/64 of the keys); 0 means 1024, < 0 disables amortised
+	// SweepEvery is the number of requests between two steps of the
+	// amortised sweep, each of which examines up to 64 keys of one shard
+	// (each new key also examines 2); 0 means 1024, < 0 disables amortised
 	// sweeping (call Sweep yourself).
 	SweepEvery int
 	// Clock is read by Allow and AllowN; nil means a monotonic clock whose
@@ -85,7 +218,7 @@ func NewKeyed(factory Factory, opts KeyedOptions) (*Keyed, error) {
 		k.clock = NewMonotonicClock()
 	}
 	for i := range k.shards {
-		k.shards[i].m = make(map[string]*entry)
+		k.shards[i].m = make(map[string]*header)
 	}
 	return k, nil
 }
@@ -105,33 +238,57 @@ func (k *Keyed) AllowNAt(now Instant, key string, n int) (Decision, error) {
 	if err := checkN(n); err != nil {
 		return Decision{}, err
 	}
+	sh := k.shard(key)
 	for {
-		e, err := k.get(key)
-		if err != nil {
-			return Decision{}, err
+		sh.mu.RLock()
+		h := sh.m[key]
+		sh.mu.RUnlock()
+		if h == nil {
+			var err error
+			if h, err = k.create(sh, now, key); err != nil {
+				return Decision{}, err
+			}
 		}
-		e.mu.Lock()
-		if e.evicted { // swept between lookup and lock: look up again
-			e.mu.Unlock()
+		h.mu.Lock()
+		if h.evicted { // swept between lookup and lock: look up again
+			h.mu.Unlock()
 			continue
 		}
-		d, err := e.s.AllowN(now, n)
-		e.last = max(e.last, now)
-		e.mu.Unlock()
+		d, err := h.allowLocked(now, n)
+		h.seen = max(h.seen, now)
+		h.mu.Unlock()
 		if k.every > 0 && k.ops.Add(1)%k.every == 0 {
-			// Requests reach the limiter slightly out of order (each
-			// goroutine reads the clock before it gets here), so the amortised
-			// sweep evicts only keys that were already fresh IdleTTL before
-			// now: a later request stamped up to IdleTTL before now still
-			// finds the same decision as without eviction.
-			at := now - k.ttl
-			if at > now { // overflow
-				at = minInstant
-			}
-			k.sweepShard(int(k.next.Add(1)%numShards), now, at)
+			sh := &k.shards[k.next.Add(1)%numShards]
+			sh.mu.Lock()
+			k.sweepSome(sh, now, sweepBatch)
+			sh.mu.Unlock()
 		}
 		return d, err
 	}
+}
+
+// sweepSome examines up to max keys of sh, from a random place (Go's map
+// iteration order), with sh.mu held, for the amortised sweep. Requests reach
+// the limiter slightly out of order (each goroutine reads the clock before it
+// gets here), so it evicts only keys that were already fresh IdleTTL before
+// now: a later request stamped up to IdleTTL before now still finds the same
+// decision as without eviction.
+func (k *Keyed) sweepSome(sh *shard, now Instant, max int) int {
+	at := now - k.ttl
+	if at > now { // overflow
+		at = minInstant
+	}
+	evicted := 0
+	for key, h := range sh.m {
+		if max == 0 {
+			break
+		}
+		max--
+		if k.evict(sh, key, h, now, at) {
+			evicted++
+		}
+	}
+	return evicted
 }
 
 // State returns the state of key's strategy at now, and false when the key
@@ -139,30 +296,24 @@ func (k *Keyed) AllowNAt(now Instant, key string, n int) (Decision, error) {
 func (k *Keyed) State(now Instant, key string) (State, bool) {
 	sh := k.shard(key)
 	sh.mu.RLock()
-	e := sh.m[key]
+	h := sh.m[key]
 	sh.mu.RUnlock()
-	if e == nil {
+	if h == nil {
 		return State{}, false
 	}
-	return e.s.State(now), true
+	return h.strategy().State(now), true
 }
 
 func (k *Keyed) shard(key string) *shard {
 	return &k.shards[maphash.String(k.seed, key)%numShards]
 }
 
-func (k *Keyed) get(key string) (*entry, error) {
-	sh := k.shard(key)
-	sh.mu.RLock()
-	e := sh.m[key]
-	sh.mu.RUnlock()
-	if e != nil {
-		return e, nil
-	}
+// create returns the entry of a key not found, creating it from the factory.
+func (k *Keyed) create(sh *shard, now Instant, key string) (*header, error) {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	if e = sh.m[key]; e != nil {
-		return e, nil
+	if h := sh.m[key]; h != nil {
+		return h, nil
 	}
 	s, err := k.factory(key)
 	if err != nil {
@@ -171,9 +322,14 @@ func (k *Keyed) get(key string) (*entry, error) {
 	if s == nil {
 		return nil, errorf("factory returned no strategy for key %q; want a strategy or an error", key)
 	}
-	e = &entry{s: s, last: minInstant}
-	sh.m[key] = e
-	return e, nil
+	if k.every > 0 {
+		// Each new key pays for examining a few others, so the amortised
+		// sweep keeps up with any rate of new keys.
+		k.sweepSome(sh, now, sweepOnCreate)
+	}
+	h := adopt(s)
+	sh.m[key] = h
+	return h, nil
 }
 
 const minInstant = Instant(-1 << 63)
@@ -185,31 +341,32 @@ const minInstant = Instant(-1 << 63)
 func (k *Keyed) Sweep(now Instant) int {
 	evicted := 0
 	for i := range k.shards {
-		evicted += k.sweepShard(i, now, now)
+		sh := &k.shards[i]
+		sh.mu.Lock()
+		for key, h := range sh.m {
+			if k.evict(sh, key, h, now, now) {
+				evicted++
+			}
+		}
+		sh.mu.Unlock()
 	}
 	return evicted
 }
 
-// sweepShard evicts the keys of shard i idle for IdleTTL at now and fresh at
-// freshAt.
-func (k *Keyed) sweepShard(i int, now, freshAt Instant) int {
-	sh := &k.shards[i]
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	evicted := 0
-	for key, e := range sh.m {
-		e.mu.Lock()
-		// A key created by a request that has not decided yet has no last
-		// instant; evicting it is harmless, as that request looks it up again.
-		idle := e.last == minInstant || now-e.last >= k.ttl
-		if idle && e.s.Fresh(freshAt) {
-			e.evicted = true
-			delete(sh.m, key)
-			evicted++
-		}
-		e.mu.Unlock()
+// evict removes key from sh, with sh.mu held, when it has been idle for
+// IdleTTL at now and is fresh at freshAt.
+func (k *Keyed) evict(sh *shard, key string, h *header, now, freshAt Instant) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	// A key created by a request that has not decided yet has no last
+	// instant; evicting it is harmless, as that request looks it up again.
+	idle := h.seen == minInstant || now-h.seen >= k.ttl
+	if idle && h.freshLocked(freshAt) {
+		h.evicted = true
+		delete(sh.m, key)
+		return true
 	}
-	return evicted
+	return false
 }
 
 // Len returns the number of keys held.

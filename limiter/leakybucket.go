@@ -1,9 +1,6 @@
 package limiter
 
-import (
-	"sync"
-	"time"
-)
+import "time"
 
 // LeakyBucket is the leaky bucket algorithm, as a meter with a shaping delay
 // (the form of nginx's limit_req and Shopify's REST Admin API): a bucket of
@@ -16,12 +13,10 @@ import (
 // and rate = 1/leak interval. The level is kept in integer nanoseconds of
 // water (one unit = one leak interval), so it is exact.
 type LeakyBucket struct {
-	mu       sync.Mutex
-	m        bucketMath
-	interval time.Duration
-	used     bool
-	last     Instant
-	water    int64 // level × interval, in nanoseconds
+	header             // lock, used flag, Keyed bookkeeping
+	m      *bucketMath // shared, immutable parameters (m.interval is the leak interval)
+	last   Instant
+	water  int64 // level × interval, in nanoseconds
 }
 
 // NewLeakyBucket returns an empty leaky bucket. capacity is in units, ≥ 1;
@@ -33,19 +28,19 @@ func NewLeakyBucket(capacity int, leakInterval time.Duration) (*LeakyBucket, err
 	if err != nil {
 		return nil, err
 	}
-	return &LeakyBucket{m: m, interval: leakInterval}, nil
+	return &LeakyBucket{header: header{kind: tagLeakyBucket}, m: m}, nil
 }
 
-func leakyMath(capacity int, interval time.Duration) (bucketMath, error) {
+func leakyMath(capacity int, interval time.Duration) (*bucketMath, error) {
 	switch {
 	case capacity < 1:
-		return bucketMath{}, errorf("capacity %d is below 1; want >= 1", capacity)
+		return nil, errorf("capacity %d is below 1; want >= 1", capacity)
 	case interval < 1:
-		return bucketMath{}, errorf("leak interval %v is below 1ns; want >= 1ns", interval)
+		return nil, errorf("leak interval %v is below 1ns; want >= 1ns", interval)
 	case int64(capacity) > maxUnits/int64(interval):
-		return bucketMath{}, errorf("capacity %d × leak interval %v overflows; want capacity × leak interval <= %v", capacity, interval, time.Duration(maxUnits))
+		return nil, errorf("capacity %d × leak interval %v overflows; want capacity × leak interval <= %v", capacity, interval, time.Duration(maxUnits))
 	}
-	return bucketMath{perNs: 1, unit: int64(interval), burst: int64(capacity)}, nil
+	return params(bucketMath{perNs: 1, unit: int64(interval), burst: int64(capacity), interval: interval}), nil
 }
 
 // Kind returns KindLeakyBucket.
@@ -63,20 +58,27 @@ func (lb *LeakyBucket) at(now Instant) (Instant, int64) {
 
 // AllowN decides a request of n units at now; see [Strategy]. An allowed
 // request reports the queue Delay before it would be served.
-func (lb *LeakyBucket) AllowN(now Instant, n int) (Decision, error) {
-	if err := checkN(n); err != nil {
-		return Decision{}, err
+func (lb *LeakyBucket) AllowN(now Instant, n int) (d Decision, err error) {
+	if n < 0 {
+		return Decision{}, checkN(n)
 	}
 	lb.mu.Lock()
-	defer lb.mu.Unlock()
+	lb.allowLocked(&d, now, n)
+	lb.mu.Unlock()
+	return d, nil
+}
+
+// allowLocked decides a request of n ≥ 0 into d (zero), with lb.mu held.
+func (lb *LeakyBucket) allowLocked(d *Decision, now Instant, n int) {
 	at, water := lb.at(now)
-	d, water := lb.m.decide(water, n)
-	d = d.waitsFrom(now, at)
+	water = lb.m.decide(d, water, n)
+	if at != now {
+		*d = d.waitsFrom(now, at)
+	}
 	if d.Allowed && n > 0 {
 		lb.used, lb.last, lb.water = true, at, water
-		d.Delay = max(time.Duration(water)-lb.interval, 0)
+		d.Delay = max(time.Duration(water)-lb.m.interval, 0)
 	}
-	return d, nil
 }
 
 // State returns the water Level at now, Limit (capacity) and Rate (units
@@ -85,14 +87,18 @@ func (lb *LeakyBucket) State(now Instant) State {
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
 	_, water := lb.at(now)
-	return State{Kind: KindLeakyBucket, Limit: int(lb.m.burst), Level: float64(water) / float64(lb.interval),
-		Rate: float64(time.Second) / float64(lb.interval)}
+	return State{Kind: KindLeakyBucket, Limit: int(lb.m.burst), Level: float64(water) / float64(lb.m.interval),
+		Rate: float64(time.Second) / float64(lb.m.interval)}
 }
 
 // Fresh reports whether the bucket is empty at now.
 func (lb *LeakyBucket) Fresh(now Instant) bool {
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
+	return lb.freshLocked(now)
+}
+
+func (lb *LeakyBucket) freshLocked(now Instant) bool {
 	_, water := lb.at(now)
 	return water == 0
 }
@@ -103,7 +109,7 @@ func (lb *LeakyBucket) Fresh(now Instant) bool {
 func (lb *LeakyBucket) SetCapacity(now Instant, capacity int) error {
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
-	return lb.reconfigure(now, capacity, lb.interval)
+	return lb.reconfigure(now, capacity, lb.m.interval)
 }
 
 // SetLeakInterval changes the leak interval at now, keeping the level (in
@@ -123,8 +129,8 @@ func (lb *LeakyBucket) reconfigure(now Instant, capacity int, interval time.Dura
 	if lb.used {
 		at, water := lb.at(now)
 		water = rebase(water, lb.m.unit, m.unit)
-		lb.last, lb.water = at, min(water, m.full())
+		lb.last, lb.water = at, min(water, m.full)
 	}
-	lb.m, lb.interval = m, interval
+	lb.m = m
 	return nil
 }

@@ -213,19 +213,47 @@ func floorDiv(a, b int64) int64 {
 // at − now longer than the waits measured from at. Delay stays measured from
 // at, where the request joins the queue.
 func (d Decision) waitsFrom(now, at Instant) Decision {
-	lag := at - now
-	if lag <= 0 {
-		return d
+	if lag := at - now; lag > 0 {
+		d.RetryAfter, d.ResetAfter = addLag(d.RetryAfter, lag), addLag(d.ResetAfter, lag)
 	}
-	add := func(w time.Duration) time.Duration {
-		if w <= 0 || w == Never {
-			return w
-		}
-		if w > Never-lag {
-			return Never
-		}
-		return w + lag
-	}
-	d.RetryAfter, d.ResetAfter = add(d.RetryAfter), add(d.ResetAfter)
 	return d
 }
+
+func addLag(w, lag time.Duration) time.Duration {
+	if w <= 0 || w == Never {
+		return w
+	}
+	if w > Never-lag {
+		return Never
+	}
+	return w + lag
+}
+
+// header leads every strategy of this package: the strategy's lock, and what
+// a Keyed needs to hold the strategy directly as its map entry (no separate
+// entry object per key). It must stay the first field of each strategy: a
+// Keyed finds the strategy from its header (see keyed.go).
+type header struct {
+	mu   sync.Mutex
+	seen Instant // Keyed: latest request instant, minInstant before the first
+	kind kindTag // the type this header leads
+	used bool    // false until the first admitted request
+	// keyed is set once a Keyed holds the strategy as an entry; a strategy
+	// a factory returns again (for another key or after eviction) is then
+	// held through a wrapper instead.
+	keyed   bool
+	evicted bool  // removed from its Keyed: a request that found it looks up again
+	aux     int32 // GCRA: the TAT remainder (kept here to fill the padding)
+}
+
+type kindTag uint8
+
+const (
+	tagForeign kindTag = iota // a Strategy from outside this package, wrapped
+	tagTokenBucket
+	tagGCRA
+	tagLeakyBucket
+	tagFixedWindow
+	tagSlidingWindowLog
+	tagSlidingWindowCounter
+)

@@ -1,9 +1,6 @@
 package limiter
 
-import (
-	"sync"
-	"time"
-)
+import "time"
 
 // SlidingWindowCounter is the sliding window counter (the approximation
 // Cloudflare describes for its rate limiting): fixed windows aligned like
@@ -18,10 +15,9 @@ import (
 // does not lock a client out of the next window. It admits at most
 // 2 × limit − 1 in any window length, with two counters of memory.
 type SlidingWindowCounter struct {
-	mu     sync.Mutex
+	header // lock, used flag, Keyed bookkeeping
 	limit  int64
 	window time.Duration
-	used   bool
 	last   Instant
 	index  int64 // window number of curr
 	curr   int64
@@ -36,7 +32,7 @@ func NewSlidingWindowCounter(limit int, window time.Duration) (*SlidingWindowCou
 	if err := checkWindow(limit, window); err != nil {
 		return nil, err
 	}
-	return &SlidingWindowCounter{limit: int64(limit), window: window}, nil
+	return &SlidingWindowCounter{header: header{kind: tagSlidingWindowCounter}, limit: int64(limit), window: window}, nil
 }
 
 // Kind returns KindSlidingWindowCounter.
@@ -95,11 +91,16 @@ func (c counts) retryAfter(n int64) time.Duration {
 
 // AllowN decides a request of n units at now; see [Strategy].
 func (sc *SlidingWindowCounter) AllowN(now Instant, n int) (Decision, error) {
-	if err := checkN(n); err != nil {
-		return Decision{}, err
+	if n < 0 {
+		return Decision{}, checkN(n)
 	}
 	sc.mu.Lock()
-	defer sc.mu.Unlock()
+	d := sc.allowLocked(now, n)
+	sc.mu.Unlock()
+	return d, nil
+}
+
+func (sc *SlidingWindowCounter) allowLocked(now Instant, n int) Decision {
 	c := sc.at(now)
 	n64 := int64(n)
 	d := Decision{Limit: int(sc.limit)}
@@ -123,7 +124,7 @@ func (sc *SlidingWindowCounter) AllowN(now Instant, n int) (Decision, error) {
 	case c.prev > 0:
 		d.ResetAfter = time.Duration(c.window - c.elapsed)
 	}
-	return d.waitsFrom(now, c.at), nil
+	return d.waitsFrom(now, c.at)
 }
 
 // State returns the current window's start, Count, the Previous window's
@@ -141,6 +142,10 @@ func (sc *SlidingWindowCounter) State(now Instant) State {
 func (sc *SlidingWindowCounter) Fresh(now Instant) bool {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
+	return sc.freshLocked(now)
+}
+
+func (sc *SlidingWindowCounter) freshLocked(now Instant) bool {
 	c := sc.at(now)
 	return c.curr == 0 && c.prev == 0
 }

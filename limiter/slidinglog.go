@@ -2,7 +2,6 @@ package limiter
 
 import (
 	"sort"
-	"sync"
 	"time"
 )
 
@@ -13,10 +12,9 @@ import (
 // admits more than limit in any window of length window, at the cost of
 // O(limit) memory per client: the log is a ring buffer of limit instants.
 type SlidingWindowLog struct {
-	mu     sync.Mutex
+	header // lock, used flag, Keyed bookkeeping
 	limit  int
 	window time.Duration
-	used   bool
 	last   Instant
 	ring   []Instant // capacity limit; entries oldest first from head
 	head   int
@@ -31,7 +29,7 @@ func NewSlidingWindowLog(limit int, window time.Duration) (*SlidingWindowLog, er
 	if err := checkWindow(limit, window); err != nil {
 		return nil, err
 	}
-	return &SlidingWindowLog{limit: limit, window: window}, nil
+	return &SlidingWindowLog{header: header{kind: tagSlidingWindowLog}, limit: limit, window: window}, nil
 }
 
 // Kind returns KindSlidingWindowLog.
@@ -53,11 +51,16 @@ func (sl *SlidingWindowLog) at(now Instant) (Instant, int) {
 
 // AllowN decides a request of n units at now; see [Strategy].
 func (sl *SlidingWindowLog) AllowN(now Instant, n int) (Decision, error) {
-	if err := checkN(n); err != nil {
-		return Decision{}, err
+	if n < 0 {
+		return Decision{}, checkN(n)
 	}
 	sl.mu.Lock()
-	defer sl.mu.Unlock()
+	d := sl.allowLocked(now, n)
+	sl.mu.Unlock()
+	return d, nil
+}
+
+func (sl *SlidingWindowLog) allowLocked(now Instant, n int) Decision {
 	at, expired := sl.at(now)
 	count := sl.size - expired
 	d := Decision{Limit: sl.limit}
@@ -79,7 +82,7 @@ func (sl *SlidingWindowLog) AllowN(now Instant, n int) (Decision, error) {
 	if count > 0 {
 		d.ResetAfter = sl.entry(sl.size-1) + sl.window - at
 	}
-	return d.waitsFrom(now, at), nil
+	return d.waitsFrom(now, at)
 }
 
 func (sl *SlidingWindowLog) record(at Instant, expired, n int) {
@@ -113,6 +116,10 @@ func (sl *SlidingWindowLog) State(now Instant) State {
 func (sl *SlidingWindowLog) Fresh(now Instant) bool {
 	sl.mu.Lock()
 	defer sl.mu.Unlock()
+	return sl.freshLocked(now)
+}
+
+func (sl *SlidingWindowLog) freshLocked(now Instant) bool {
 	_, expired := sl.at(now)
 	return expired == sl.size
 }

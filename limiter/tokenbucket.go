@@ -1,7 +1,5 @@
 package limiter
 
-import "sync"
-
 // TokenBucket is the token bucket algorithm: a bucket of burst tokens that
 // starts full and refills continuously at rate tokens per second, up to
 // burst. A request of n is admitted when n tokens are in the bucket, and takes
@@ -12,12 +10,10 @@ import "sync"
 // time in integer nanoseconds, so decisions match exact arithmetic on
 // millisecond inputs (at rate 3/s, 3 tokens are back after exactly 1 s).
 type TokenBucket struct {
-	mu   sync.Mutex
-	m    bucketMath
-	rate float64
-	used bool    // false until the first admitted request
-	last Instant // latest instant admitted at
-	debt int64   // tokens missing from a full bucket, in m.unit per token
+	header             // lock, used flag, Keyed bookkeeping
+	m      *bucketMath // shared, immutable parameters
+	last   Instant     // latest instant admitted at
+	debt   int64       // tokens missing from a full bucket, in m.unit per token
 }
 
 // NewTokenBucket returns a full token bucket.
@@ -34,7 +30,7 @@ func NewTokenBucket(rate float64, burst int) (*TokenBucket, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &TokenBucket{m: m, rate: rate}, nil
+	return &TokenBucket{header: header{kind: tagTokenBucket}, m: m}, nil
 }
 
 // Kind returns KindTokenBucket.
@@ -44,7 +40,7 @@ func (tb *TokenBucket) Kind() Kind { return KindTokenBucket }
 func (tb *TokenBucket) Rate() float64 {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
-	return tb.rate
+	return tb.m.rate
 }
 
 // Burst returns the bucket size in tokens.
@@ -67,19 +63,26 @@ func (tb *TokenBucket) at(now Instant) (Instant, int64) {
 }
 
 // AllowN decides a request of n tokens at now; see [Strategy].
-func (tb *TokenBucket) AllowN(now Instant, n int) (Decision, error) {
-	if err := checkN(n); err != nil {
-		return Decision{}, err
+func (tb *TokenBucket) AllowN(now Instant, n int) (d Decision, err error) {
+	if n < 0 {
+		return Decision{}, checkN(n)
 	}
 	tb.mu.Lock()
-	defer tb.mu.Unlock()
+	tb.allowLocked(&d, now, n)
+	tb.mu.Unlock()
+	return d, nil
+}
+
+// allowLocked decides a request of n ≥ 0 into d (zero), with tb.mu held.
+func (tb *TokenBucket) allowLocked(d *Decision, now Instant, n int) {
 	at, debt := tb.at(now)
-	d, debt := tb.m.decide(debt, n)
-	d = d.waitsFrom(now, at)
+	debt = tb.m.decide(d, debt, n)
 	if d.Allowed && n > 0 {
 		tb.used, tb.last, tb.debt = true, at, debt
 	}
-	return d, nil
+	if at != now {
+		*d = d.waitsFrom(now, at)
+	}
 }
 
 // State returns the bucket at now: Tokens, Limit (burst) and Rate.
@@ -87,13 +90,17 @@ func (tb *TokenBucket) State(now Instant) State {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
 	_, debt := tb.at(now)
-	return State{Kind: KindTokenBucket, Limit: int(tb.m.burst), Tokens: tb.m.tokens(debt), Rate: tb.rate}
+	return State{Kind: KindTokenBucket, Limit: int(tb.m.burst), Tokens: tb.m.tokens(debt), Rate: tb.m.rate}
 }
 
 // Fresh reports whether the bucket is full at now.
 func (tb *TokenBucket) Fresh(now Instant) bool {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
+	return tb.freshLocked(now)
+}
+
+func (tb *TokenBucket) freshLocked(now Instant) bool {
 	_, debt := tb.at(now)
 	return debt == 0
 }
@@ -110,7 +117,6 @@ func (tb *TokenBucket) SetRate(now Instant, rate float64) error {
 		return err
 	}
 	tb.reconfigure(now, m)
-	tb.rate = rate
 	return nil
 }
 
@@ -121,7 +127,7 @@ func (tb *TokenBucket) SetRate(now Instant, rate float64) error {
 func (tb *TokenBucket) SetBurst(now Instant, burst int) error {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
-	m, err := newBucketMath(tb.rate, burst)
+	m, err := newBucketMath(tb.m.rate, burst)
 	if err != nil {
 		return err
 	}
@@ -129,21 +135,24 @@ func (tb *TokenBucket) SetBurst(now Instant, burst int) error {
 	return nil
 }
 
-func (tb *TokenBucket) reconfigure(now Instant, m bucketMath) {
-	if tb.used {
-		at, debt := tb.at(now)
-		tb.last, tb.debt = at, convertDebt(tb.m, m, debt)
+func (tb *TokenBucket) reconfigure(now Instant, m *bucketMath) {
+	// A bucket never used is full: a larger burst adds no tokens to it
+	// either, so from now on it owes the difference like any other bucket.
+	at, debt := tb.at(now)
+	debt = convertDebt(tb.m, m, debt)
+	if tb.used || debt > 0 {
+		tb.used, tb.last, tb.debt = true, at, debt
 	}
 	tb.m = m
 }
 
 // convertDebt keeps the tokens held across a change of parameters, clamped to
 // the new burst.
-func convertDebt(from, to bucketMath, debt int64) int64 {
+func convertDebt(from, to *bucketMath, debt int64) int64 {
 	if from.inf || to.inf {
 		return 0
 	}
 	debt = rebase(debt, from.unit, to.unit)   // same tokens missing, new unit
 	debt += (to.burst - from.burst) * to.unit // same tokens held under the new burst
-	return min(max(debt, 0), to.full())
+	return min(max(debt, 0), to.full)
 }

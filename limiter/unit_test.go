@@ -550,3 +550,42 @@ func TestPeekAfterLoweredLimit(t *testing.T) {
 		wantDecision(t, string(s.Kind())+" peek", mustAllow(t, s, 0, 0), limiter.Decision{Allowed: true, Limit: 1, Remaining: 0, ResetAfter: reset})
 	}
 }
+
+// A larger burst adds no tokens, whether or not the bucket was ever used:
+// a fresh bucket of 5 raised to 10 holds 5 and refills to 10 at the rate,
+// exactly like a used bucket that had refilled to full.
+func TestLargerBurstAddsNoTokensToUnusedBucket(t *testing.T) {
+	for _, kind := range []limiter.Kind{limiter.KindTokenBucket, limiter.KindGCRA} {
+		fresh, _ := limiter.New(limiter.Config{Kind: kind, Rate: 1, Burst: 5})
+		used, _ := limiter.New(limiter.Config{Kind: kind, Rate: 1, Burst: 5})
+		if d, _ := used.AllowN(0, 1); !d.Allowed {
+			t.Fatalf("%s: first request denied", kind)
+		}
+		for _, s := range []limiter.Strategy{fresh, used} {
+			if err := s.(rateSetter).SetBurst(10*time.Second, 10); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, s := range []limiter.Strategy{fresh, used} {
+			if got := s.State(10 * time.Second).Tokens; got != 5 {
+				t.Errorf("%s: tokens after SetBurst(10) = %v, want 5", kind, got)
+			}
+			if s.Fresh(10 * time.Second) {
+				t.Errorf("%s: Fresh right after a larger burst, want not fresh (5 of 10)", kind)
+			}
+			if got := s.State(13 * time.Second).Tokens; got != 8 {
+				t.Errorf("%s: tokens 3 s later = %v, want 8", kind, got)
+			}
+			if !s.Fresh(15 * time.Second) {
+				t.Errorf("%s: not fresh 5 s later, want full", kind)
+			}
+		}
+		smaller, _ := limiter.New(limiter.Config{Kind: kind, Rate: 1, Burst: 5})
+		if err := smaller.(rateSetter).SetBurst(0, 2); err != nil {
+			t.Fatal(err)
+		}
+		if got := smaller.State(0).Tokens; got != 2 || !smaller.Fresh(0) {
+			t.Errorf("%s: smaller burst: tokens %v fresh %v, want 2 and fresh", kind, got, smaller.Fresh(0))
+		}
+	}
+}
