@@ -141,7 +141,8 @@ func (tb *TokenBucket) reconfigure(now Instant, m *bucketMath) {
 	at, debt := tb.at(now)
 	debt = convertDebt(tb.m, m, debt)
 	if tb.used || debt > 0 {
-		tb.used, tb.last, tb.debt = true, at, debt
+		tb.used, tb.last = true, at
+		tb.debt = debt
 	}
 	tb.m = m
 }
