@@ -7,6 +7,8 @@ import "github.com/maxence-charriere/go-app/v9/pkg/app"
 
 func main() {
 	app.Route("/", &playground{})
+	app.Route("/lab", &lab{})
+	app.Route("/learn", &learn{})
 	app.RunWhenOnBrowser()
 	// RunWhenOnBrowser never returns in the browser; IsServer is a constant,
 	// so the wasm binary carries no server code.

@@ -73,15 +73,18 @@ func (p *playground) Render() app.UI {
 	return app.Div().Class("page").Body(
 		app.Header().Class("top").Body(
 			app.Img().Class("logo").Src("/web/icon.svg").Alt(""),
-			app.Div().Body(
+			app.Div().Class("top-text").Body(
 				app.H1().Text("Rate limiter playground"),
 				app.P().Class("tagline").Text("Send requests to a real token bucket or sliding window log and watch each decision: allowed or denied, and when to retry."),
 			),
+			navLinks("playground"),
+			&siteTools{},
 		),
 		app.Main().Class("layout").Body(
 			&controls{Sim: p.sim},
 			&view{Sim: p.sim},
 		),
+		&announcer{Source: p.announce},
 		app.Footer().Class("foot").Body(
 			app.Text("Decisions come from the ratelab limiter package compiled to WebAssembly; time is a simulated clock you can pause and step. Keyboard: Space sends a request."),
 		),

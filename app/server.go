@@ -61,21 +61,34 @@ func newHandler(version string) http.Handler {
 			SVG:        "/web/icon.svg",
 			AppleTouch: "/web/icon-192.png",
 		},
-		Styles:  []string{"/web/app.css"},
+		Styles:  []string{"/web/app.css", "/web/learn.css"},
 		Version: version,
 	}
 	return gzipWasm(h, "web/app.wasm.gz")
 }
 
+// precompressed maps the paths served from a gzip copy made by `make
+// build` to that copy and its content type.
+var precompressed = map[string][2]string{
+	"/web/app.wasm":                 {"web/app.wasm.gz", "application/wasm"},
+	"/app.wasm":                     {"web/app.wasm.gz", "application/wasm"},
+	"/web/data/nasa-1995-08-01.csv": {"web/data/nasa-1995-08-01.csv.gz", "text/csv; charset=utf-8"},
+}
+
 // gzipWasm serves the pre-compressed wasm (made by `make build` with gzip -9)
-// with Content-Encoding: gzip to browsers that accept it; everything else,
-// and the wasm for other clients, goes to next.
-func gzipWasm(next http.Handler, gzPath string) http.Handler {
+// and built-in trace with Content-Encoding: gzip to browsers that accept it;
+// everything else, and those files for other clients, goes to next.
+func gzipWasm(next http.Handler, wasmGz string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Add("Vary", "Accept-Encoding")
-		if (r.URL.Path != "/web/app.wasm" && r.URL.Path != "/app.wasm") || !acceptsGzip(r) {
+		pc, ok := precompressed[r.URL.Path]
+		if !ok || !acceptsGzip(r) {
 			next.ServeHTTP(w, r)
 			return
+		}
+		gzPath, ctype := pc[0], pc[1]
+		if ctype == "application/wasm" {
+			gzPath = wasmGz
 		}
 		f, err := os.Open(gzPath)
 		if err != nil {
@@ -88,7 +101,7 @@ func gzipWasm(next http.Handler, gzPath string) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		w.Header().Set("Content-Type", "application/wasm")
+		w.Header().Set("Content-Type", ctype)
 		w.Header().Set("Content-Encoding", "gzip")
 		w.Header().Set("Cache-Control", "no-cache")
 		// ServeContent would answer Range requests with ranges of the

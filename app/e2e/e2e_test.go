@@ -44,7 +44,6 @@ func TestPlayground(t *testing.T) {
 	t.Run("SpaceAndBurst", func(t *testing.T) { p.t = t; testSpaceAndBurst(p) })
 	t.Run("SlidingWindowLog", func(t *testing.T) { p.t = t; testSlidingWindowLog(p) })
 	t.Run("AutofireScreenshot", func(t *testing.T) { p.t = t; testAutofire(p) })
-	t.Run("HeavyLoadKeepsUp", func(t *testing.T) { p.t = t; testHeavyLoad(p) })
 }
 
 // testTokenBucket is the issue's scenario: capacity 3, refill 0.5/s, clock
@@ -212,45 +211,6 @@ func testAutofire(p *page) {
 	}
 	time.Sleep(300 * time.Millisecond)
 	p.screenshot("7-token-bucket-autofire.png")
-	p.click("#autofire")
-	p.waitText("#autofire", "Auto-fire: off")
-}
-
-// testHeavyLoad: a sliding window log of limit 100 per 60 s under auto-fire
-// at 200 requests/s (the most marks the view draws). The simulated clock
-// must keep up with real time (frames under MaxFrame), and the page must
-// keep painting; it logs the frame rate measured in the page.
-func testHeavyLoad(p *page) {
-	p.click("#strategy-sliding_window_log")
-	p.waitAttr("#strategy-sliding_window_log", "aria-pressed", "true")
-	p.setNumber("limit-num", "100")
-	p.waitText("#limit-value", "100 requests")
-	p.setNumber("window-num", "60")
-	p.waitText("#window-value", "60 s")
-	p.setNumber("autofire-rate-num", "200")
-	p.waitText("#autofire-rate-value", "200 requests/s")
-	p.click("#autofire")
-	p.waitText("#autofire", "Auto-fire: on")
-	p.waitText("#clock-state", "running")
-	p.waitText("#window-count", "100")
-	before := p.text("#clock")
-	start := time.Now()
-	frames := p.eval(`new Promise(done => { let n = 0; const t0 = performance.now();
-		const f = () => { n++; if (performance.now() - t0 < 3000) requestAnimationFrame(f); else done(String(n)); };
-		requestAnimationFrame(f); })`)
-	real := time.Since(start)
-	after := p.text("#clock")
-	var s0, m0, s1, m1 int
-	fmt.Sscanf(before, "t = %d.%d s", &s0, &m0)
-	fmt.Sscanf(after, "t = %d.%d s", &s1, &m1)
-	sim := time.Duration((s1-s0)*1000+(m1-m0)) * time.Millisecond
-	n, _ := strconv.Atoi(frames)
-	p.t.Logf("heavy load: %s browser frames in 3 s (%.0f fps); simulated clock moved %v in %v real",
-		frames, float64(n)/3, sim, real.Round(time.Millisecond))
-	if sim < real*6/10 {
-		p.t.Errorf("simulated clock moved %v in %v real: the page cannot keep up", sim, real)
-	}
-	p.screenshot("8-sliding-window-log-heavy.png")
 	p.click("#autofire")
 	p.waitText("#autofire", "Auto-fire: off")
 }

@@ -1,0 +1,367 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/limiter"
+)
+
+// TestLab drives the comparison lab (/lab) end to end.
+func TestLab(t *testing.T) {
+	chromium := findChromium(t)
+	base := startServer(t)
+	p := openPage(t, chromium, base)
+
+	t.Run("NavigateToLab", func(t *testing.T) { p.t = t; testLabNavigation(p) })
+	t.Run("WindowEdgeAttack", func(t *testing.T) { p.t = t; testLabEdgeAttack(p) })
+	t.Run("Scrubber", func(t *testing.T) { p.t = t; testLabScrubber(p) })
+	t.Run("CopiedLink", func(t *testing.T) { p.t = t; testLabLink(p) })
+	t.Run("TamperedLink", func(t *testing.T) { p.t = t; testLabTamperedLink(p) })
+	t.Run("MalformedCSV", func(t *testing.T) { p.t = t; testLabMalformedCSV(p) })
+	t.Run("NASATrace", func(t *testing.T) { p.t = t; testLabNASA(p) })
+}
+
+// testLabNavigation: the playground links to the lab and back.
+func testLabNavigation(p *page) {
+	p.waitText("#nav-lab", "Comparison lab")
+	p.click("#nav-lab")
+	p.waitText("h1", "Comparison lab")
+	p.waitText("#nav-playground", "Playground")
+	p.waitCount(".lane[id^=lane-]", 3)
+}
+
+// edgeConfigs are the three lanes of the comparison, on the same budget of
+// 10 requests per second.
+var edgeConfigs = []limiter.Config{
+	{Kind: limiter.KindFixedWindow, Limit: 10, Window: time.Second},
+	{Kind: limiter.KindSlidingWindowLog, Limit: 10, Window: time.Second},
+	{Kind: limiter.KindTokenBucket, Rate: 10, Burst: 10},
+}
+
+// edgeExpect computes, from package limiter alone, what each lane decides
+// for the window-edge attack over 10 s: bursts of 10 at 0.99 s and 1 s,
+// 2.99 s and 3 s, … 8.99 s and 9 s; and the most admitted in any 1 s.
+func edgeExpect(t *testing.T, c limiter.Config) (allowed, denied int, worst int, start time.Duration) {
+	s, err := limiter.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var adm []time.Duration
+	for b := time.Second; b <= 10*time.Second; b += 2 * time.Second {
+		for _, at := range []time.Duration{b - 10*time.Millisecond, b} {
+			for range 10 {
+				d, err := s.AllowN(at, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d.Allowed {
+					allowed++
+					adm = append(adm, at)
+				} else {
+					denied++
+				}
+			}
+		}
+	}
+	lo := 0
+	for hi := range adm {
+		for adm[hi]-adm[lo] >= time.Second {
+			lo++
+		}
+		if hi-lo+1 > worst {
+			worst, start = hi-lo+1, adm[lo]
+		}
+	}
+	return
+}
+
+// testLabEdgeAttack builds fixed window, sliding window log and token
+// bucket on the same budget (10 per 1 s), runs the window-edge attack for
+// exactly 10 simulated seconds (paused, ten steps of 1 s), and checks each
+// lane's counts and worst case against the limiter package.
+func testLabEdgeAttack(p *page) {
+	for i, c := range edgeConfigs {
+		p.setSelect(fmt.Sprintf("lane-%d-kind", i), string(c.Kind))
+	}
+	p.setNumber("budget-limit", "10")
+	p.setNumber("budget-window", "1")
+	p.click("#budget-apply")
+	p.waitText("#lane-0-config", "fixed window: 10 per 1s")
+	p.waitText("#lane-1-config", "sliding window log: 10 per 1s")
+	p.waitText("#lane-2-config", "token bucket: 10/s, burst 10")
+	p.click("#preset-edge")
+	p.waitValue("#client-0-name", "mallory")
+	p.waitValue("#client-0-pattern", "edge")
+	p.pauseLab()
+	p.click("#lab-reset")
+	p.waitText("#lab-clock", "t = 0.000 s")
+	for range 10 {
+		p.click("#step-1s")
+	}
+	p.waitText("#lab-clock", "t = 10.000 s")
+	for i, c := range edgeConfigs {
+		allowed, denied, worst, start := edgeExpect(p.t, c)
+		id := fmt.Sprintf("#lane-%d", i)
+		p.waitText(id+"-allowed", strconv.Itoa(allowed))
+		p.waitText(id+"-denied", strconv.Itoa(denied))
+		want := fmt.Sprintf("%s: %d in 1 s at %s–%s s", c.Kind.Name(), worst,
+			strconv.FormatFloat(start.Seconds(), 'f', -1, 64), strconv.FormatFloat((start+time.Second).Seconds(), 'f', -1, 64))
+		p.waitText(id+"-worst", want)
+		p.waitCount(id+"-worst-band", 1)
+		p.t.Logf("lane %d: %s", i+1, p.text(id+"-worst"))
+	}
+	// The numbers app/sim's tests established for this attack.
+	p.waitText("#lane-0-allowed", "100")
+	p.waitText("#lane-0-worst", "fixed window: 20 in 1 s at 0.99–1.99 s")
+	p.waitText("#lane-1-allowed", "50")
+	p.waitText("#lane-1-denied", "50")
+	p.waitText("#lane-1-worst", "sliding window log: 10 in 1 s at 0.99–1.99 s")
+	p.waitText("#lane-2-worst", "token bucket: 10 in 1 s at 0.99–1.99 s")
+	p.screenshot("lab-1-window-edge-attack.png")
+}
+
+// testLabScrubber: dragging the timeline back to 1.5 s shows every lane as
+// it was then (replayed); back to live restores the end.
+func testLabScrubber(p *page) {
+	p.setRange("scrub", "1500")
+	p.waitText("#lab-clock", "t = 1.500 s")
+	p.waitText("#lab-clock-state", "scrubbed")
+	p.waitText("#lane-0-allowed", "20")
+	p.waitText("#lane-1-allowed", "10")
+	p.waitText("#lane-1-denied", "10")
+	p.waitText("#lane-0-worst", "fixed window: 20 in 1 s at 0.99–1.99 s")
+	p.screenshot("lab-2-scrubbed.png")
+	p.click("#scrub-live")
+	p.waitText("#lab-clock", "t = 10.000 s")
+	p.waitText("#lane-0-allowed", "100")
+}
+
+// testLabLink opens the copied link in a fresh tab: the same lanes,
+// parameters and clients.
+func testLabLink(p *page) {
+	p.click("#copy-link")
+	link := p.eval(`document.getElementById("share-link").value`)
+	if !strings.HasPrefix(link, p.base+"/lab?") {
+		p.t.Fatalf("share link %q; want %s/lab?…", link, p.base)
+	}
+	q := p.eval(`location.search`)
+	if "?"+strings.SplitN(link, "?", 2)[1] != q {
+		p.t.Errorf("share link query %q differs from the address bar's %q", link, q)
+	}
+	p.t.Logf("link: %s", link)
+	f := p.fresh(link)
+	for i, c := range edgeConfigs {
+		id := fmt.Sprintf("#lane-%d", i)
+		f.waitValue(id+"-kind", string(c.Kind))
+		f.waitText(id+"-config", c.String())
+	}
+	f.waitCount(".lane[id^=lane-]", 3)
+	f.waitValue("#lane-0-p1-num", "10")
+	f.waitValue("#lane-0-p2-num", "1")
+	f.waitValue("#lane-2-p1-num", "10")
+	f.waitValue("#lane-2-p2-num", "10")
+	f.waitValue("#client-0-name", "mallory")
+	f.waitValue("#client-0-pattern", "edge")
+	f.waitValue("#client-0-size", "10")
+	f.waitValue("#client-0-window", "1000")
+	f.waitValue("#client-0-gap", "10")
+	f.waitGone("#link-errors")
+	f.screenshot("lab-3-copied-link.png")
+}
+
+// testLabTamperedLink: a link with a bad lane and a bad seed keeps its good
+// parts, falls back for the bad ones, and says what was wrong.
+func testLabTamperedLink(p *page) {
+	q := url.Values{
+		"lane":   {"token_bucket,-5,10", "fixed_window,10,1s"},
+		"client": {"bob,1,,steady,4"},
+		"seed":   {"abc"},
+	}
+	_, err := sim.DecodeSetup(q)
+	if err == nil {
+		p.t.Fatal("sim accepted the tampered link")
+	}
+	var want []string
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		want = append(want, e.Error())
+	}
+	f := p.fresh(p.base + "/lab?" + q.Encode())
+	f.waitCount("#link-errors li", len(want))
+	for i, w := range want {
+		f.waitText(fmt.Sprintf("#link-errors li:nth-child(%d)", i+1), w)
+	}
+	// Lanes and seed fell back; the client was kept.
+	f.waitCount(".lane[id^=lane-]", 3)
+	f.waitValue("#lane-0-kind", "fixed_window")
+	f.waitValue("#seed", "1")
+	f.waitValue("#client-0-name", "bob")
+	f.waitText("h1", "Comparison lab")
+	f.screenshot("lab-4-tampered-link.png")
+	f.t.Logf("banner: %v", want)
+}
+
+// testLabMalformedCSV: a bad file shows the parser's message with its line
+// number next to the control, and nothing else changes.
+func testLabMalformedCSV(p *page) {
+	data := []byte("t_ms,client\n0,alice\n250,bob\nsoon,carol\n")
+	_, perr := sim.ParseTrace("bad.csv", data)
+	if perr == nil || !strings.Contains(perr.Error(), "line 4") {
+		p.t.Fatalf("sim.ParseTrace error = %v; want one naming line 4", perr)
+	}
+	p.pauseLab()
+	path := filepath.Join(p.t.TempDir(), "bad.csv")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+	before := p.laneSummary()
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.SetUploadFiles("#trace-file", []string{path})); err != nil {
+		p.t.Fatal(err)
+	}
+	p.waitText("#trace-error", "⚠ "+perr.Error())
+	p.t.Logf("malformed CSV: %s", p.text("#trace-error"))
+	p.waitGone("#trace-status")
+	if after := p.laneSummary(); after != before {
+		p.t.Errorf("lanes changed after a bad file:\n before %s\n after  %s", before, after)
+	}
+	p.screenshot("lab-5-malformed-csv.png")
+}
+
+// testLabNASA replays the built-in NASA trace (alone: the client removed)
+// at full speed, and checks every lane's totals against the same setup run
+// natively through app/sim, and the exported CSV against sim's.
+func testLabNASA(p *page) {
+	// Each client may send 5 requests per 10 s: browsers fetching a page
+	// and its images in one second are throttled.
+	p.setNumber("budget-limit", "5")
+	p.setNumber("budget-window", "10")
+	p.click("#budget-apply")
+	p.waitText("#lane-0-config", "fixed window: 5 per 10s")
+	p.click("#client-0-remove")
+	p.waitGone("#client-0")
+	p.click("#load-nasa")
+	p.waitText("#trace-status", "Replaying: NASA 1995 trace (20000 requests, 1656 clients)remove")
+	if src := p.text("#trace-source"); !strings.Contains(src, "Internet Traffic Archive") || !strings.Contains(src, "Terms:") {
+		p.t.Errorf("#trace-source = %q; want the source and terms", src)
+	}
+	p.click("#run-trace")
+	p.waitText("#lab-clock", "t = 39568.000 s")
+
+	link := p.eval(`document.getElementById("share-link").value`)
+	u, err := url.Parse(link)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	setup, err := sim.DecodeSetup(u.Query())
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if setup.Trace != "nasa" || len(setup.Clients) != 0 {
+		p.t.Fatalf("link setup: trace %q, %d clients; want nasa, 0", setup.Trace, len(setup.Clients))
+	}
+	raw, err := os.ReadFile(filepath.Join(repoRoot, "web", "data", "nasa-1995-08-01.csv"))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	tr, err := sim.ParseTrace("nasa", raw)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	lab, err := sim.New(setup, tr, sim.Options{})
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if err := lab.RunTrace(); err != nil {
+		p.t.Fatal(err)
+	}
+	for i, ln := range lab.Lanes() {
+		tot := ln.Total()
+		if tot.Allowed+tot.Denied != 20000 {
+			p.t.Errorf("lane %d: native total %d; want 20000", i+1, tot.Allowed+tot.Denied)
+		}
+		id := fmt.Sprintf("#lane-%d", i)
+		p.waitText(id+"-allowed", strconv.FormatInt(tot.Allowed, 10))
+		p.waitText(id+"-denied", strconv.FormatInt(tot.Denied, 10))
+		p.t.Logf("NASA, lane %d (%s): %d allowed, %d denied", i+1, ln.Spec().Config, tot.Allowed, tot.Denied)
+	}
+	p.waitText("#totals tr.total th", "all 1656 clients")
+	p.screenshot("lab-6-nasa-trace.png")
+
+	// Export CSV: the downloaded file is sim's ExportCSV for this run.
+	var want bytes.Buffer
+	if err := lab.ExportCSV(&want); err != nil {
+		p.t.Fatal(err)
+	}
+	p.click("#export-csv")
+	p.waitCount("#export-link", 1)
+	got := p.eval(`fetch(document.getElementById("export-link").href).then(r => r.text())`)
+	if got != want.String() {
+		p.t.Errorf("exported CSV (%d bytes) differs from sim's (%d bytes); first line %q", len(got), want.Len(), strings.SplitN(got, "\n", 2)[0])
+	}
+}
+
+// fresh loads link as a new document (from a blank page, so nothing of the
+// previous page survives) and waits for the lab.
+func (p *page) fresh(link string) *page {
+	f := &page{t: p.t, ctx: p.ctx, base: p.base}
+	f.do(chromedp.Navigate("about:blank"))
+	f.do(chromedp.Navigate(link))
+	wctx, wcancel := context.WithTimeout(p.ctx, 60*time.Second)
+	defer wcancel()
+	if err := chromedp.Do(wctx, chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader"))); err != nil {
+		p.t.Fatalf("the wasm did not load: %v", err)
+	}
+	f.waitText("h1", "Comparison lab")
+	return f
+}
+
+// setSelect chooses an option and dispatches change (as a user's pick).
+func (p *page) setSelect(id, value string) {
+	p.t.Helper()
+	p.eval(fmt.Sprintf(`(() => { const el = document.getElementById(%q); el.value = %q;
+		el.dispatchEvent(new Event("change", {bubbles: true})); return el.value; })()`, id, value))
+	p.waitValue("#"+id, value)
+}
+
+// pauseLab pauses the lab's clock if it is running.
+func (p *page) pauseLab() {
+	p.t.Helper()
+	if p.text("#lab-clock-state") == "running" {
+		p.click("#lab-pause")
+	}
+	p.waitText("#lab-clock-state", "paused")
+}
+
+// clockMs reads the lab's clock in milliseconds.
+func (p *page) clockMs() int {
+	var s, ms int
+	fmt.Sscanf(p.text("#lab-clock"), "t = %d.%d s", &s, &ms)
+	return s*1000 + ms
+}
+
+// laneSummary is every lane's kind, configuration and counts, and the clock.
+func (p *page) laneSummary() string {
+	var parts []string
+	n, _ := strconv.Atoi(p.eval(`String(document.querySelectorAll(".lane[id^=lane-]").length)`))
+	for i := range n {
+		id := fmt.Sprintf("#lane-%d", i)
+		parts = append(parts, p.text(id+"-config")+" "+p.text(id+"-allowed")+"/"+p.text(id+"-denied"))
+	}
+	sort.Strings(parts[:0])
+	return strings.Join(parts, "; ") + " @ " + p.text("#lab-clock")
+}

@@ -1,0 +1,542 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/ratelab/ratelab/app/explain"
+	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/limiter"
+)
+
+// lessonChecks are the "what you should have seen" messages established by
+// app/explain/lessons_test.go: each lesson played in the page must pass
+// its check with exactly this message.
+var lessonChecks = []struct{ id, msg string }{
+	{"burst-vs-rate", "burst 10: 14 admitted in the busiest second (more than the burst of 10) and 35 in 5 s; " +
+		"burst 1: 5 in the busiest second and 26 in 5 s. The difference, 9, is the extra burst spent once."},
+	{"boundary-burst", "fixed window: 20 within 1 s, in [900ms, 1.9s) (2 × the limit of 10); sliding window log: 10; " +
+		"sliding window counter: 10. Memory per client: the log up to 10 instants, the counter 2 counts."},
+	{"monotonic-clock", "while the wall clock was behind (4 s to 8 s): monotonic 8 admitted, wall clock 0 (starved; " +
+		"naive elapsed reached -9.75s). In the second after the 1 h jump: monotonic 2, wall clock 4 (an unearned full bucket). " +
+		"In 12 s: monotonic 27, wall clock 22."},
+	{"per-client-eviction", "keys held peaked at 3000 of 5001 clients and fell to 0 after the last sweep; " +
+		"Mallory at 3 s: 3 admitted with eviction that keeps debt, 5 with the naive TTL cache (2 unearned)."},
+	{"lock-design", "total waiting: 108µs with one global lock, 24µs with a lock per key (longest 8µs vs 2µs; " +
+		"modelled, 1 µs per decision on 4 cores). Lazy creation, burst 5, 10 first requests: 10 admitted with check-then-act, " +
+		"5 with limiter.Keyed."},
+	{"queue-vs-meter", "both lanes: 26 admitted, 9 rejected. As a queue the longest wait is 2s (the 21st request, " +
+		"(21 − 1) × 100 ms); as a meter every admitted request passes at once."},
+	{"many-gateways", "in 3 s, 180 offered: 90 admitted with a local limit per instance (3× the limit), " +
+		"30 with one shared limiter, 27 with the limit split per instance. (Simulated.)"},
+}
+
+// TestLearn drives the /learn page (lessons, inspector, quiz, cards) and the
+// accessibility features across the app, end to end.
+func TestLearn(t *testing.T) {
+	chromium := findChromium(t)
+	axe := axeScript(t)
+	base := startServer(t)
+	p := openPage(t, chromium, base)
+	// The page's console errors and uncaught exceptions go to the test log.
+	if err := chromedp.Listen(p.ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			t.Logf("page exception: %s %v", e.ExceptionDetails.Text, e.ExceptionDetails.Exception)
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == "error" || e.Type == "warning" || e.Type == "log" {
+				var parts []string
+				for _, a := range e.Args {
+					parts = append(parts, string(a.Value)+a.Description)
+				}
+				t.Logf("page console %s: %s", e.Type, strings.Join(parts, " "))
+			}
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("ShippedSourceEqualsLimiter", func(t *testing.T) { testShippedSource(t, base) })
+	t.Run("HelpOverlayKeys", func(t *testing.T) { p.t = t; testHelpOverlay(p) })
+	t.Run("SpaceStillSends", func(t *testing.T) { p.t = t; testSpaceSends(p) })
+	t.Run("AxePlayground", func(t *testing.T) { p.t = t; p.axe(axe, "playground") })
+	t.Run("Lessons", func(t *testing.T) { p.t = t; testLessons(p) })
+	t.Run("InspectorEnterOnMark", func(t *testing.T) { p.t = t; testInspector(p) })
+	t.Run("AxeLessonOpen", func(t *testing.T) { p.t = t; p.axe(axe, "lesson with inspector and source") })
+	t.Run("QuizSeed42", func(t *testing.T) { p.t = t; testQuiz(p) })
+	t.Run("AxeQuizOpen", func(t *testing.T) {
+		p.t = t
+		q := p.freshLearn(p.base + "/learn?seed=42")
+		q.waitText("#quiz-progress", "1 of 10")
+		q.axe(axe, "quiz question")
+		q.click("#quiz-allowed")
+		q.setNumber("quiz-tokens", "1")
+		q.click("#quiz-reveal")
+		q.waitCount("#inspector", 1)
+		q.axe(axe, "quiz reveal")
+	})
+	t.Run("Cards", func(t *testing.T) { p.t = t; testCards(p) })
+	t.Run("AxeCards", func(t *testing.T) { p.t = t; p.axe(axe, "cards") })
+	t.Run("DarkThemeAnd360px", func(t *testing.T) { p.t = t; testThemeAndNarrow(p, axe) })
+	t.Run("AxeLab", func(t *testing.T) {
+		p.t = t
+		resp, err := http.Get(p.base + "/lab")
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("/lab: %v %v", resp, err)
+		}
+		resp.Body.Close()
+		p.do(chromedp.EmulateViewport(1360, 940))
+		l := p.freshAt(p.base+"/lab", "Comparison lab")
+		l.axe(axe, "lab")
+	})
+}
+
+// axeScript returns axe-core's axe.min.js, installed from the npm registry
+// into testout/npm (git-ignored) when missing.
+func axeScript(t *testing.T) string {
+	dir, err := filepath.Abs(filepath.Join(repoRoot, "testout", "npm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "node_modules", "axe-core", "axe.min.js")
+	if _, err := os.Stat(path); err != nil {
+		cmd := exec.Command("npm", "install", "--no-save", "--no-audit", "--no-fund", "--prefix", dir, "axe-core@4")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("npm install axe-core@4 (needed for the accessibility checks): %v\n%s", err, out)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("axe-core: %v", err)
+	}
+	return string(b)
+}
+
+// axe injects axe-core into the page, runs it, and fails on any serious or
+// critical violation, printing them.
+func (p *page) axe(script, state string) {
+	p.t.Helper()
+	p.eval(script + "\n;'injected'")
+	out := p.eval(`axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(
+		r.violations.filter(v => v.impact === "serious" || v.impact === "critical").map(v => ({
+			id: v.id, impact: v.impact, help: v.help,
+			nodes: v.nodes.slice(0, 6).map(n => n.target.join(" ") + " — " + n.failureSummary.replace(/\s+/g, " "))}))))`)
+	var vs []struct {
+		ID, Impact, Help string
+		Nodes            []string
+	}
+	if err := json.Unmarshal([]byte(out), &vs); err != nil {
+		p.t.Fatalf("axe output %q: %v", out, err)
+	}
+	for _, v := range vs {
+		p.t.Errorf("axe (%s): %s %s: %s\n    %s", state, v.Impact, v.ID, v.Help, strings.Join(v.Nodes, "\n    "))
+	}
+	if len(vs) == 0 {
+		p.t.Logf("axe (%s): no serious or critical violations", state)
+	}
+}
+
+// testShippedSource fetches every limiter source the page shows from the
+// server (/web/src/) into a temp dir and checks it equals limiter/.
+func testShippedSource(t *testing.T, base string) {
+	lim, err := explain.LimiterDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := explain.ShippedFiles(lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	for _, n := range names {
+		resp, err := http.Get(base + explain.ShippedDir + n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Errorf("GET %s%s: HTTP %d", explain.ShippedDir, n, resp.StatusCode)
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(tmp, n), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := explain.CheckShipped(tmp); err != nil {
+		t.Errorf("the shipped source differs from limiter/: %v", err)
+	}
+	for _, s := range explain.Sources() {
+		for _, f := range s.FileNames() {
+			if _, err := os.Stat(filepath.Join(tmp, f)); err != nil {
+				t.Errorf("%s's source %s is not shipped", s.Kind, f)
+			}
+		}
+	}
+}
+
+// testHelpOverlay: `?` opens the shortcuts, Escape closes them and gives
+// focus back.
+func testHelpOverlay(p *page) {
+	p.waitGone("#help")
+	p.eval(`document.activeElement && document.activeElement.blur(), "ok"`)
+	p.do(chromedp.KeyEvent("?"))
+	p.waitCount("#help [role=dialog]", 1)
+	p.waitText("#help-title", "Keyboard shortcuts")
+	p.waitCount("#help-keys .key-row", 7)
+	p.poll("focused element", "help-close", func() string { return p.eval(`document.activeElement ? document.activeElement.id : ""`) })
+	p.screenshot("learn-1-help-overlay.png")
+	p.do(chromedp.KeyEvent(kbEscape))
+	p.waitGone("#help")
+}
+
+const kbEscape = "\u001b"
+
+// testSpaceSends: the help overlay's key handler leaves Space to the
+// playground, and the live region announces the decision.
+func testSpaceSends(p *page) {
+	if p.text("#clock-state") == "running" {
+		p.click("#pause")
+	}
+	p.waitText("#clock-state", "paused")
+	p.click("#reset")
+	p.waitText("#allowed-count", "0")
+	p.eval(`document.activeElement && document.activeElement.blur(), "ok"`)
+	p.do(chromedp.KeyEvent(" "))
+	p.waitText("#allowed-count", "1")
+	p.waitText("#denied-count", "0")
+	p.poll("#announce", "Request 1 at 0.000 s: allowed", func() string {
+		s := p.text("#announce")
+		if i := strings.Index(s, ", "); i > 0 {
+			return s[:i]
+		}
+		return s
+	})
+	p.waitAttrOf("#announce", "aria-live", "polite")
+}
+
+// testLessons opens each lesson from the list, runs it, and checks that the
+// page shows its check passed with explain's exact message.
+func testLessons(p *page) {
+	p.click("#nav-learn")
+	p.waitText("h1", "Learn rate limiting")
+	p.waitCount("#lesson-list li", 7)
+	for i, c := range lessonChecks {
+		p.click("#lesson-link-" + c.id)
+		p.waitAttrOf("#lesson", "data-lesson", c.id)
+		l, _ := explain.LessonByID(c.id)
+		p.waitText("#lesson-title", "Lesson "+strconv.Itoa(i+1)+": "+l.Title)
+		p.waitText("#lesson-watch", l.Watch)
+		p.waitText("#lesson-shows", l.Shows)
+		p.waitText("#lesson-interview", l.Interview)
+		p.click("#lesson-run")
+		p.waitText("#lesson-check-msg", c.msg)
+		p.waitAttrOf("#lesson-check", "data-ok", "true")
+		p.waitText("#lesson-check-head", "✓ Check passed: this is what you should have seen")
+		switch c.id {
+		case "burst-vs-rate":
+			p.waitText("#lstrip-0-allowed", "✓ 35 allowed")
+			p.waitText("#lstrip-0-denied", "✕ 66 denied")
+			p.waitText("#lstrip-1-allowed", "✓ 26 allowed")
+			p.waitText("#lstrip-1-denied", "✕ 75 denied")
+			p.waitCount("#lstrip-0 .mark[role=button][tabindex='0']", 101)
+			p.screenshot("learn-2-lesson-burst.png")
+		case "monotonic-clock":
+			p.waitCount("#lesson-table tbody tr", 48)
+		case "queue-vs-meter":
+			p.waitText("#lstrip-0-allowed", "✓ 26 allowed")
+			p.waitText("#lstrip-1-denied", "✕ 9 denied")
+		}
+		// Lab lessons announce the check in the live region.
+		p.poll("#announce", "Lesson finished. Check passed: "+c.msg, func() string { return p.text("#announce") })
+	}
+}
+
+// inspectorWant is request 15 of lesson 1's first lane (token bucket 5/s,
+// burst 10, 20 requests per second): at 0.70 s the bucket is empty.
+var inspectorWant = []string{
+	"now: 700ms",
+	"elapsed since last update: now − last = 700ms − 600ms = 100ms",
+	"tokens at last update: 0",
+	"refill: elapsed × rate = 100ms × 5/s = 0.5",
+	"tokens now: min(burst, tokens + refill) = min(10, 0 + 0.5) = 0.5",
+	"request: n = 1",
+	"test: tokens ≥ n: 0.5 ≥ 1 = false",
+	"retry after: (n − tokens) ÷ rate = (1 − 0.5) ÷ 5/s, rounded up to 1ns = 100ms",
+	"Retry-After header: seconds, rounded up, at least 1 = 1",
+	"remaining: whole units that still fit now = 0",
+}
+
+// testInspector: Enter on a focused mark opens the inspector with the exact
+// worked steps; the source toggle shows limiter/ as shipped, highlighted.
+func testInspector(p *page) {
+	p.click("#lesson-link-burst-vs-rate")
+	p.waitAttrOf("#lesson", "data-lesson", "burst-vs-rate")
+	p.click("#lesson-run")
+	p.waitAttrOf("#lesson-check", "data-ok", "true")
+	p.waitAttrOf("#mark-0-14", "aria-label", "request 15 at 0.70 s: denied")
+	p.waitAttrOf("#mark-0-14", "role", "button")
+	p.do(chromedp.Focus(chromedp.CSS("#mark-0-14")))
+	p.do(chromedp.KeyEvent("\r"))
+	p.waitText("#insp-what", "token bucket: 5/s, burst 10 — request of 1 at 700ms")
+	p.waitText("#insp-title", "Why: lane 1, request 15 at 0.70 s: denied")
+	p.poll("#insp-steps", strings.Join(inspectorWant, "\n"), func() string {
+		return p.eval(`Array.from(document.querySelectorAll("#insp-steps li")).map(li => li.textContent).join("\n")`)
+	})
+	p.waitText("#insp-verdict", "✕ denied: retry after 100ms (HTTP 429, Retry-After: 1)")
+	// The same, computed natively: the page shows explain's own steps.
+	l, _ := explain.LessonByID("burst-vs-rate")
+	lab, err := sim.New(*l.Setup, nil, sim.Options{History: 4096})
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if err := lab.AdvanceTo(l.Until); err != nil {
+		p.t.Fatal(err)
+	}
+	var evs []sim.Event
+	for _, r := range lab.Lanes()[0].History(nil) {
+		evs = append(evs, sim.Event{At: r.At, Client: r.Client, N: r.N})
+	}
+	e, err := explain.Replay(l.Setup.Lanes[0].Config, "alice", evs, 14)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSpace(e.Text()), "\n"); strings.Join(lines[1:len(lines)-1], "\n") != strings.Join(inspectorWant, "\n") {
+		p.t.Errorf("explain.Replay says:\n%s\nthe test expects:\n%s", e.Text(), strings.Join(inspectorWant, "\n"))
+	}
+
+	// The Go source, as shipped, with the lines that decided highlighted.
+	p.click("#insp-source-toggle")
+	p.waitAttrOf("#insp-source-toggle", "aria-expanded", "true")
+	p.waitCount(".src[data-file='tokenbucket.go']", 1)
+	p.waitCount(".src[data-file='bucket.go']", 1)
+	lim, _ := explain.LimiterDir()
+	for _, f := range []string{"tokenbucket.go", "bucket.go"} {
+		want, err := os.ReadFile(filepath.Join(lim, f))
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		got := p.eval(fmt.Sprintf(`Array.from(document.querySelectorAll(".src[data-file='%s'] .code")).map(c => c.textContent).join("")`, f))
+		if got != string(want) {
+			p.t.Errorf("the page shows %s with %d bytes; limiter/%s has %d (they differ)", f, len(got), f, len(want))
+		}
+		src, _ := explain.SourceOf(limiter.KindTokenBucket)
+		hls, err := src.Highlights(func(n string) (string, error) {
+			b, err := os.ReadFile(filepath.Join(lim, n))
+			return string(b), err
+		}, explain.Denied)
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		var lines []string
+		for _, h := range hls {
+			if h.File == f {
+				for l := h.From; l <= h.To; l++ {
+					lines = append(lines, strconv.Itoa(l))
+				}
+			}
+		}
+		p.poll("highlighted lines of "+f, strings.Join(lines, ","), func() string {
+			return p.eval(fmt.Sprintf(`Array.from(document.querySelectorAll(".src[data-file='%s'] .src-line.hl")).map(l => l.dataset.line).join(",")`, f))
+		})
+	}
+	p.eval(`document.getElementById("src-first-tokenbucket").scrollIntoView({block: "center"}), "ok"`)
+	p.screenshot("learn-3-inspector-source.png")
+	p.eval(`document.getElementById("insp-title").scrollIntoView({block: "start"}), "ok"`)
+}
+
+// quizScript is a fixed set of answers: right and wrong decisions, right
+// and wrong token counts.
+func quizScript(q *explain.Quiz) []explain.Guess {
+	var gs []explain.Guess
+	for i, qu := range q.Questions {
+		g := explain.Guess{Allowed: qu.Allowed, Tokens: float64(qu.Tokens) / 100}
+		switch i % 4 {
+		case 1:
+			g.Allowed = !g.Allowed // wrong decision
+		case 2:
+			g.Tokens += 0.5 // wrong tokens (when asked)
+		}
+		gs = append(gs, g)
+	}
+	return gs
+}
+
+// testQuiz: /learn?seed=42 asks the same questions on two fresh pages, and a
+// scripted set of answers is scored exactly as explain.NewQuiz scores it.
+func testQuiz(p *page) {
+	want, err := explain.NewQuiz(sim.DefaultSetup(), 42)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	script := quizScript(want)
+	var runs [2][]string
+	for run := range runs {
+		ref, _ := explain.NewQuiz(sim.DefaultSetup(), 42)
+		q := p.freshLearn(p.base + "/learn?seed=42")
+		q.waitAttrOf("#tab-quiz", "aria-current", "page")
+		q.waitText("#quiz-seed", "seed 42")
+		q.waitValue("#quiz-link", p.base+"/learn?mode=quiz&seed=42")
+		for i, g := range script {
+			n := strconv.Itoa(i + 1)
+			q.waitText("#quiz-progress", n+" of 10")
+			q.waitText("#quiz-paused", "⏸ clock paused at "+secs2(ref.Questions[i].Request.At)+", just before this request")
+			runs[run] = append(runs[run], q.text("#quiz-prompt"))
+			if g.Allowed {
+				q.click("#quiz-allowed")
+			} else {
+				q.click("#quiz-denied")
+			}
+			if ref.Questions[i].AskTokens {
+				q.setNumber("quiz-tokens", strconv.FormatFloat(g.Tokens, 'f', 2, 64))
+			}
+			if i == 0 && run == 0 {
+				q.screenshot("learn-4-quiz-question.png")
+			}
+			q.click("#quiz-reveal")
+			f, err := ref.Answer(g)
+			if err != nil {
+				p.t.Fatal(err)
+			}
+			q.waitText("#quiz-score", strconv.Itoa(f.Score)+" / "+strconv.Itoa(ref.MaxScore))
+			q.waitText("#quiz-streak", strconv.Itoa(f.Streak))
+			q.waitText("#quiz-answer", "The answer: "+ref.Questions[i].Answer()+".")
+			q.waitText("#insp-verdict", verdictText(ref.Questions[i].Explanation))
+			if i == 1 && run == 0 {
+				q.screenshot("learn-5-quiz-reveal.png")
+			}
+			q.click("#quiz-next")
+		}
+		q.waitText("#quiz-final", fmt.Sprintf("Final score %d of %d · best streak %d · %d to review",
+			ref.Score, ref.MaxScore, ref.Best, len(ref.Mistakes)))
+		q.waitCount("#quiz-mistakes > li", len(ref.Mistakes))
+		if run == 0 {
+			q.screenshot("learn-6-quiz-results.png")
+		}
+	}
+	for i := range runs[0] {
+		if runs[0][i] != runs[1][i] {
+			p.t.Errorf("question %d: %q, then %q on a fresh page", i+1, runs[0][i], runs[1][i])
+		}
+		if runs[0][i] != want.Questions[i].Prompt {
+			p.t.Errorf("question %d: page asks %q; explain.NewQuiz(seed 42) asks %q", i+1, runs[0][i], want.Questions[i].Prompt)
+		}
+	}
+	if len(runs[0]) != explain.QuizLength {
+		p.t.Errorf("%d questions; want %d", len(runs[0]), explain.QuizLength)
+	}
+}
+
+func verdictText(e explain.Explanation) string {
+	if e.Outcome == explain.Denied || e.Outcome == explain.Never {
+		return "✕ " + e.Verdict
+	}
+	return "✓ " + e.Verdict
+}
+
+func secs2(t time.Duration) string { return strconv.FormatFloat(t.Seconds(), 'f', 2, 64) + " s" }
+
+// testCards: a card's model answer opens on request and links to its lesson.
+func testCards(p *page) {
+	p.click("#tab-cards")
+	p.waitCount(".drill", len(explain.Cards()))
+	c := explain.Cards()[0]
+	p.waitAttrOf("#card-answer-"+c.ID, "hidden", "")
+	p.click("#card-toggle-" + c.ID)
+	p.waitAttrOf("#card-toggle-"+c.ID, "aria-expanded", "true")
+	p.waitText("#card-answer-"+c.ID, c.Answer)
+	p.poll("answer shown", "true", func() string {
+		return p.eval(fmt.Sprintf(`String(!document.getElementById("card-answer-%s").hidden)`, c.ID))
+	})
+	p.screenshot("learn-7-cards.png")
+	p.click("#card-lesson-" + c.ID)
+	p.waitAttrOf("#lesson", "data-lesson", c.Lesson)
+	p.click("#tab-cards")
+	p.waitCount(".drill", len(explain.Cards()))
+}
+
+// testThemeAndNarrow: the dark theme toggle is remembered across a reload;
+// screenshots at 360 px of the lesson, quiz and playground.
+func testThemeAndNarrow(p *page, axe string) {
+	l := p.freshLearn(p.base + "/learn?lesson=boundary-burst")
+	l.click("#theme-toggle")
+	l.poll("data-theme", "dark", func() string { return l.eval(`String(document.documentElement.dataset.theme)`) })
+	l = p.freshLearn(p.base + "/learn?lesson=boundary-burst")
+	l.poll("data-theme after reload", "dark", func() string { return l.eval(`String(document.documentElement.dataset.theme)`) })
+	l.waitAttrOf("#theme-toggle", "aria-pressed", "true")
+	l.click("#lesson-run")
+	l.waitAttrOf("#lesson-check", "data-ok", "true")
+	l.click("#mark-0-12")
+	l.waitCount("#inspector", 1)
+	l.screenshot("learn-8-dark-lesson.png")
+	l.axe(axe, "dark theme, lesson with inspector")
+
+	p.do(chromedp.EmulateViewport(360, 740))
+	l = p.freshLearn(p.base + "/learn?lesson=burst-vs-rate")
+	l.click("#lesson-run")
+	l.waitAttrOf("#lesson-check", "data-ok", "true")
+	l.click("#mark-0-14")
+	l.waitCount("#inspector", 1)
+	l.noHorizontalScroll()
+	l.screenshot("learn-9-360px-dark-lesson.png")
+	l.click("#theme-toggle")
+	l.poll("data-theme", "light", func() string { return l.eval(`String(document.documentElement.dataset.theme)`) })
+	q := p.freshLearn(p.base + "/learn?seed=42")
+	q.waitText("#quiz-progress", "1 of 10")
+	q.noHorizontalScroll()
+	q.screenshot("learn-10-360px-quiz.png")
+	g := p.freshAt(p.base+"/", "Rate limiter playground")
+	g.noHorizontalScroll()
+	g.screenshot("learn-11-360px-playground.png")
+	p.do(chromedp.EmulateViewport(1360, 940))
+}
+
+// noHorizontalScroll fails when the page is wider than the viewport.
+func (p *page) noHorizontalScroll() {
+	p.t.Helper()
+	got := p.eval(`String(document.documentElement.scrollWidth <= window.innerWidth + 1) + " " + document.documentElement.scrollWidth + " " + window.innerWidth`)
+	if !strings.HasPrefix(got, "true") {
+		p.t.Errorf("the page scrolls sideways (scrollWidth, innerWidth: %s)", strings.TrimPrefix(got, "false "))
+	}
+}
+
+// freshLearn loads a /learn link as a new document and waits for the page.
+func (p *page) freshLearn(link string) *page { return p.freshAt(link, "Learn rate limiting") }
+
+// freshAt loads link as a new document (from a blank page) and waits for
+// the wasm and the page's heading.
+func (p *page) freshAt(link, h1 string) *page {
+	f := &page{t: p.t, ctx: p.ctx, base: p.base}
+	f.do(chromedp.Navigate("about:blank"))
+	f.do(chromedp.Navigate(link))
+	wctx, wcancel := context.WithTimeout(p.ctx, 60*time.Second)
+	defer wcancel()
+	if err := chromedp.Do(wctx, chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader"))); err != nil {
+		p.t.Fatalf("the wasm did not load: %v", err)
+	}
+	f.waitText("h1", h1)
+	return f
+}
+
+// waitAttrOf waits until the element exists and its attribute equals want
+// (the harness's waitAttr needs the element to exist already).
+func (p *page) waitAttrOf(sel, attr, want string) {
+	p.t.Helper()
+	p.poll(sel+"["+attr+"]", want, func() string {
+		return p.eval(fmt.Sprintf(`(() => { const el = document.querySelector(%q); return el ? String(el.getAttribute(%q)) : "<missing>"; })()`, sel, attr))
+	})
+}

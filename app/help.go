@@ -1,0 +1,228 @@
+package main
+
+import (
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// themeKey is the local-storage key of the chosen theme ("light", "dark").
+const themeKey = "ratelab-theme"
+
+// siteTools is the header's theme toggle and keyboard-help button, and the
+// help overlay: `?` opens it, Escape closes it. Every page mounts one.
+type siteTools struct {
+	app.Compo
+
+	open    bool
+	dark    bool
+	release func()
+	opener  app.Value   // focused element when the overlay opened
+	mctx    app.Context // this component's context, from OnMount
+}
+
+func (t *siteTools) OnMount(ctx app.Context) {
+	if !app.IsClient {
+		return
+	}
+	var theme string
+	ctx.LocalStorage().Get(themeKey, &theme)
+	switch theme {
+	case "dark", "light":
+		t.dark = theme == "dark"
+	default:
+		t.dark = app.Window().Call("matchMedia", "(prefers-color-scheme: dark)").Get("matches").Bool()
+	}
+	applyTheme(theme)
+	t.mctx = ctx
+	t.release = app.Window().AddEventListener("keydown", t.onKey)
+}
+
+func (t *siteTools) OnDismount() {
+	if t.release != nil {
+		t.release()
+	}
+}
+
+// applyTheme sets data-theme on <html>; "" follows prefers-color-scheme.
+func applyTheme(theme string) {
+	if !app.IsClient {
+		return
+	}
+	root := app.Window().Get("document").Get("documentElement")
+	if theme == "" {
+		root.Call("removeAttribute", "data-theme")
+		return
+	}
+	root.Call("setAttribute", "data-theme", theme)
+}
+
+func (t *siteTools) onKey(ctx app.Context, e app.Event) {
+	key := e.Get("key").String()
+	// The window listener's context belongs to the page, which skips this
+	// component when it re-renders; dispatch on this component's own
+	// context so that it re-renders and then runs the focus change. (No
+	// ctx.PreventUpdate here: in a window listener go-app v9.8.0 records it
+	// for a nil component and the next frame panics.)
+	switch {
+	case key == "Escape" && t.open:
+		e.PreventDefault()
+		t.mctx.Dispatch(t.close)
+	case key == "?" && !typing(e) && !e.Get("ctrlKey").Bool() && !e.Get("metaKey").Bool() && !e.Get("altKey").Bool():
+		e.PreventDefault()
+		if t.open {
+			t.mctx.Dispatch(t.close)
+		} else {
+			t.mctx.Dispatch(t.show)
+		}
+	}
+}
+
+func (t *siteTools) show(ctx app.Context) {
+	t.open = true
+	t.opener = app.Window().Get("document").Get("activeElement")
+	ctx.Defer(func(app.Context) {
+		if el := app.Window().GetElementByID("help-close"); el.Truthy() {
+			el.Call("focus")
+		}
+	})
+}
+
+func (t *siteTools) close(ctx app.Context) {
+	t.open = false
+	opener := t.opener
+	ctx.Defer(func(app.Context) {
+		if opener != nil && opener.Truthy() {
+			opener.Call("focus")
+		}
+	})
+}
+
+func (t *siteTools) onTheme(ctx app.Context, e app.Event) {
+	t.dark = !t.dark
+	theme := "light"
+	if t.dark {
+		theme = "dark"
+	}
+	ctx.LocalStorage().Set(themeKey, theme)
+	applyTheme(theme)
+}
+
+func (t *siteTools) Render() app.UI {
+	themeText := "☾ Dark theme"
+	if t.dark {
+		themeText = "☀ Light theme"
+	}
+	return app.Div().Class("tools").Body(
+		app.Button().ID("theme-toggle").Class("btn icon").Aria("pressed", t.dark).
+			Title("Switch between the light and dark themes (remembered on this device)").Text(themeText).OnClick(t.onTheme),
+		app.Button().ID("help-open").Class("btn icon").Aria("haspopup", "dialog").Title("Keyboard shortcuts (press ?)").
+			Text("? Shortcuts").OnClick(func(ctx app.Context, e app.Event) { t.show(ctx) }),
+		app.If(t.open, t.overlay()),
+	)
+}
+
+// shortcuts are the keys the help overlay lists.
+var shortcuts = [][2]string{
+	{"?", "open or close this help"},
+	{"Esc", "close this help, or the inspector"},
+	{"Space", "send one request (playground and comparison lab)"},
+	{"Tab / Shift+Tab", "move between controls and request marks"},
+	{"Enter", "on a focused request mark (✓ / ✕): open the inspector that explains it"},
+	{"Enter / Space", "press the focused button"},
+	{"← →", "change the focused slider; in the quiz, pick allowed or denied"},
+}
+
+func (t *siteTools) overlay() app.UI {
+	return app.Div().ID("help").Class("overlay").Body(
+		app.Div().Class("dialog card").Role("dialog").Aria("modal", true).Aria("labelledby", "help-title").Body(
+			app.Div().Class("insp-head").Body(
+				app.H2().ID("help-title").Text("Keyboard shortcuts"),
+				app.Button().ID("help-close").Class("btn icon").Text("✕ Close (Esc)").
+					OnClick(func(ctx app.Context, e app.Event) { t.close(ctx) }),
+			),
+			app.Dl().ID("help-keys").Class("keys").Body(
+				app.Range(shortcuts).Slice(func(i int) app.UI {
+					return app.Div().Class("key-row").Body(
+						app.Dt().Body(app.Kbd().Text(shortcuts[i][0])),
+						app.Dd().Text(shortcuts[i][1]),
+					)
+				}),
+			),
+			app.P().Class("hint").Text("Decisions are told by shape and text as well as colour: ✓ (circle) allowed, ✕ (square) denied. A screen reader hears the latest decision, at most once a second."),
+		),
+	)
+}
+
+// announcer is a polite live region: it reads Source at most four times a
+// second and announces the latest message at most once a second, so a
+// screen reader is not flooded while auto-firing.
+type announcer struct {
+	app.Compo
+	// Source returns a sequence number that changes with each new message,
+	// and the message.
+	Source func() (int, string)
+
+	shown   string
+	seen    int
+	last    time.Time
+	pending atomic.Bool
+}
+
+const announceEvery = time.Second
+
+func (a *announcer) OnMount(ctx app.Context) {
+	if !app.IsClient {
+		return
+	}
+	go func() {
+		t := time.NewTicker(250 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if a.pending.CompareAndSwap(false, true) {
+					ctx.Dispatch(a.poll)
+				}
+			}
+		}
+	}()
+}
+
+func (a *announcer) poll(ctx app.Context) {
+	a.pending.Store(false)
+	if a.Source == nil {
+		ctx.PreventUpdate()
+		return
+	}
+	seq, msg := a.Source()
+	now := time.Now()
+	if seq == a.seen || msg == "" || now.Sub(a.last) < announceEvery {
+		ctx.PreventUpdate()
+		return
+	}
+	a.seen, a.shown, a.last = seq, msg, now
+}
+
+func (a *announcer) Render() app.UI {
+	return app.Div().ID("announce").Class("sr-only").Role("status").Aria("live", "polite").Text(a.shown)
+}
+
+// announce is the playground's latest decision for the live region.
+func (p *playground) announce() (int, string) {
+	e, ok := p.sim.Last()
+	if !ok {
+		return 0, ""
+	}
+	msg := "Request " + strconv.Itoa(e.Seq) + " at " + FormatClock(e.At) + ": "
+	if e.Allowed {
+		msg += "allowed, " + remaining(e.Remaining)
+	} else {
+		msg += "denied, retry after " + FormatRetry(e.RetryAfter)
+	}
+	return e.Seq, msg
+}

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/explain"
+)
+
+// inspector shows one decision worked out with its real numbers (from
+// explain), and on request the limiter's Go source that took it, as
+// shipped under /web/src/, with the lines that matter highlighted.
+type inspector struct {
+	app.Compo
+	// Key identifies the decision shown (the source view stays open
+	// across decisions of the same strategy).
+	Key     string
+	Heading string
+	Exp     explain.Explanation
+	// OnClose, when set, shows a close button.
+	OnClose func(ctx app.Context)
+
+	showSource bool
+	loading    bool
+	loadErr    string
+}
+
+// shipped caches the source files fetched from /web/src/ for the page's
+// lifetime (they only change with a rebuild).
+var shipped = map[string]string{}
+
+func (in *inspector) Render() app.UI {
+	e := in.Exp
+	cls := "inspector " + string(e.Outcome)
+	verdict := "✓ " + e.Verdict
+	if e.Outcome == explain.Denied || e.Outcome == explain.Never {
+		verdict = "✕ " + e.Verdict
+	}
+	heading := in.Heading
+	if heading == "" {
+		heading = "Why this decision"
+	}
+	return app.Section().ID("inspector").Class(cls).Aria("label", "Decision inspector").Body(
+		app.Div().Class("insp-head").Body(
+			app.H3().ID("insp-title").Text(heading),
+			app.If(in.OnClose != nil, app.Button().ID("insp-close").Class("btn icon").Text("✕ Close the inspector").
+				OnClick(func(ctx app.Context, ev app.Event) { in.OnClose(ctx) })),
+		),
+		app.P().ID("insp-what").Class("insp-what mono").Text(strings.SplitN(e.Text(), "\n", 2)[0]),
+		app.Ol().ID("insp-steps").Class("insp-steps").Body(
+			app.Range(e.Steps).Slice(func(i int) app.UI {
+				s := e.Steps[i]
+				// The text of each line is exactly Step.String().
+				value := s.Value
+				if s.Formula != "" {
+					value = "= " + value
+				}
+				return app.Li().Class("step").Body(
+					app.Span().Class("step-label").Text(s.Label+": "),
+					app.If(s.Formula != "", app.Span().Class("step-formula mono").Text(s.Formula+" ")),
+					app.Span().Class("step-value mono").Text(value),
+				)
+			}),
+		),
+		app.P().ID("insp-verdict").Class("insp-verdict").Text(verdict),
+		app.Div().Class("row").Body(
+			app.Button().ID("insp-source-toggle").Class("btn").Aria("expanded", in.showSource).Aria("controls", "insp-source").
+				Text(sourceToggleText(in.showSource)).OnClick(in.onToggleSource),
+		),
+		when(in.showSource, in.sourceView),
+	)
+}
+
+func sourceToggleText(open bool) string {
+	if open {
+		return "Hide the Go source"
+	}
+	return "Show the Go source"
+}
+
+func (in *inspector) onToggleSource(ctx app.Context, e app.Event) {
+	in.showSource = !in.showSource
+	if in.showSource {
+		in.load(ctx)
+	}
+}
+
+// load fetches the strategy's files not yet fetched.
+func (in *inspector) load(ctx app.Context) {
+	var missing []string
+	for _, n := range in.Exp.Source.FileNames() {
+		if _, ok := shipped[n]; !ok {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	in.loading, in.loadErr = true, ""
+	left := len(missing)
+	for _, n := range missing {
+		fetchText(explain.ShippedDir+n, func(text string, err error) {
+			ctx.Dispatch(func(ctx app.Context) {
+				if err != nil {
+					in.loadErr = err.Error()
+				} else {
+					shipped[n] = text
+				}
+				if left--; left == 0 {
+					in.loading = false
+				}
+			})
+		})
+	}
+}
+
+func (in *inspector) sourceView() app.UI {
+	src := in.Exp.Source
+	if in.loadErr != "" {
+		return app.P().ID("insp-source").Class("param-error").Role("alert").Text("⚠ " + in.loadErr)
+	}
+	for _, n := range src.FileNames() {
+		if _, ok := shipped[n]; !ok {
+			return app.P().ID("insp-source").Class("hint").Text("Loading the source…")
+		}
+	}
+	hls, err := src.Highlights(func(name string) (string, error) { return shipped[name], nil }, in.Exp.Outcome)
+	if err != nil {
+		return app.P().ID("insp-source").Class("param-error").Role("alert").Text("⚠ " + err.Error())
+	}
+	files := src.FileNames()
+	return app.Div().ID("insp-source").Class("insp-source").Body(
+		app.P().Class("hint").Text("The limiter package's own files, exactly as this server ships them; the highlighted lines decide this request ("+string(in.Exp.Outcome)+")."),
+		app.Range(files).Slice(func(i int) app.UI {
+			return sourceFile(files[i], shipped[files[i]], hls)
+		}),
+	)
+}
+
+// sourceFile renders one file with line numbers; highlighted stretches are
+// marked (class hl, and a label before each) so they are told by text as
+// well as colour.
+func sourceFile(name, content string, hls []explain.Highlight) app.UI {
+	lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
+	label := map[int]string{}
+	hl := map[int]bool{}
+	for _, h := range hls {
+		if h.File != name {
+			continue
+		}
+		where := "line " + strconv.Itoa(h.From)
+		if h.To > h.From {
+			where = "lines " + strconv.Itoa(h.From) + "–" + strconv.Itoa(h.To)
+		}
+		label[h.From] = where + ": " + h.Label
+		for l := h.From; l <= h.To; l++ {
+			hl[l] = true
+		}
+	}
+	first := 0
+	for _, h := range hls {
+		if h.File == name && (first == 0 || h.From < first) {
+			first = h.From
+		}
+	}
+	rows := make([]app.UI, 0, len(lines)+len(label))
+	for i, text := range lines {
+		n := i + 1
+		if l, ok := label[n]; ok {
+			rows = append(rows, app.Span().Class("src-note").Text("▶ "+l+"\n"))
+		}
+		cls := "src-line"
+		if hl[n] {
+			cls = "src-line hl"
+		}
+		row := app.Span().Class(cls).DataSet("line", n).Body(
+			app.Span().Class("ln").Aria("hidden", true).Text(strconv.Itoa(n)),
+			app.Span().Class("code").Text(text+"\n"),
+		)
+		if n == first {
+			row = row.ID("src-first-" + strings.TrimSuffix(name, ".go"))
+		}
+		rows = append(rows, row)
+	}
+	return app.Figure().Class("src-file").Body(
+		app.FigCaption().Class("src-name mono").Body(
+			app.A().Href(explain.ShippedDir+name).Target("_blank").Text("limiter/"+name),
+			app.Span().Class("hint").Text(" · "+strconv.Itoa(len(lines))+" lines, "+strconv.Itoa(len(hlsOf(name, hls)))+" highlighted stretches"),
+		),
+		app.Pre().Class("src mono").DataSet("file", name).TabIndex(0).Aria("label", "Source of limiter/"+name).Body(rows...),
+	)
+}
+
+func hlsOf(name string, hls []explain.Highlight) []explain.Highlight {
+	var out []explain.Highlight
+	for _, h := range hls {
+		if h.File == name {
+			out = append(out, h)
+		}
+	}
+	return out
+}

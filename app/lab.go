@@ -1,0 +1,128 @@
+package main
+
+import (
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/sim"
+)
+
+// lab is the comparison lab page (/lab): many strategies, one stream of
+// requests. It only owns the model, the link and the Space key; the
+// controls change the model and the lanes view redraws it on its own
+// animation loop.
+type lab struct {
+	app.Compo
+	m          *labModel
+	releaseKey func()
+}
+
+func (p *lab) OnInit() {
+	if p.m == nil {
+		p.m = newLabModel()
+	}
+}
+
+// OnNav restores the setup from the link: every part that is wrong falls
+// back to its default and is listed in the banner.
+func (p *lab) OnNav(ctx app.Context) {
+	p.m.loadSetup(ctx.Page().URL().Query())
+	if p.m.lab.Setup().Trace == "" && ctx.Page().URL().Query().Get("trace") == "nasa" {
+		loadNASA(ctx, p.m)
+	}
+}
+
+func (p *lab) OnMount(ctx app.Context) {
+	down := app.Window().AddEventListener("keydown", func(ctx app.Context, e app.Event) {
+		if !isSpace(e) || typing(e) {
+			return
+		}
+		e.PreventDefault()
+		if !e.Get("repeat").Bool() {
+			p.m.fire(1)
+		}
+	})
+	up := app.Window().AddEventListener("keyup", func(ctx app.Context, e app.Event) {
+		if isSpace(e) && !typing(e) {
+			e.PreventDefault()
+		}
+	})
+	p.releaseKey = func() { down(); up() }
+}
+
+func (p *lab) OnDismount() {
+	if p.releaseKey != nil {
+		p.releaseKey()
+	}
+}
+
+func (p *lab) Render() app.UI {
+	return app.Div().Class("page lab-page").Body(
+		app.Header().Class("top").Body(
+			app.Img().Class("logo").Src("/web/icon.svg").Alt(""),
+			app.Div().Class("top-text").Body(
+				app.H1().Text("Comparison lab"),
+				app.P().Class("tagline").Text("Line up rate-limiting strategies, send them the identical stream of requests, and see every difference."),
+			),
+			navLinks("lab"),
+			&siteTools{},
+		),
+		app.If(len(p.m.linkErrs) > 0,
+			app.Div().ID("link-errors").Class("banner").Role("alert").Body(
+				app.Strong().Text("This link had problems; those parts use their defaults:"),
+				app.Ul().Body(app.Range(p.m.linkErrs).Slice(func(i int) app.UI {
+					return app.Li().Text(p.m.linkErrs[i])
+				})),
+			),
+		),
+		app.Main().Class("lab-layout").Body(
+			&labControls{M: p.m, Loads: p.m.loads},
+			&labLanes{M: p.m},
+		),
+		app.Footer().Class("foot").Body(
+			app.Text("Every lane is a real strategy from the ratelab limiter package, compiled to WebAssembly, fed exactly the same requests on a simulated clock. Keyboard: Space sends a request."),
+		),
+	)
+}
+
+// navLinks links the two pages both ways.
+func navLinks(current string) app.UI {
+	link := func(id, href, text string) app.UI {
+		a := app.A().ID(id).Class("nav-link").Href(href).Text(text)
+		if id == "nav-"+current {
+			a = a.Class("nav-link on").Aria("current", "page")
+		}
+		return a
+	}
+	return app.Nav().Class("nav").Aria("label", "Pages").Body(
+		link("nav-playground", "/", "Playground"),
+		link("nav-lab", "/lab", "Comparison lab"),
+		link("nav-learn", "/learn", "Learn"),
+	)
+}
+
+// loadNASA fetches the built-in trace from this server and replays it with
+// the clients' traffic (the run starts over).
+func loadNASA(ctx app.Context, m *labModel) {
+	m.traceLabel = "loading " + nasaLabel + "…"
+	m.changed()
+	fetchText(nasaURL, func(text string, err error) {
+		ctx.Dispatch(func(ctx app.Context) {
+			if err != nil {
+				m.setErr("trace", err)
+				m.traceLabel = ""
+				m.changed()
+				return
+			}
+			t, err := sim.ParseTrace("nasa", []byte(text))
+			if err == nil {
+				m.live()
+				err = m.lab.SetTrace("nasa", t)
+			}
+			if m.setErr("trace", err) {
+				m.traceLabel, m.traceInfo = nasaLabel+" ("+plural(len(t.Events), "request")+", "+plural(len(t.Clients), "client")+")", nasaSource
+			} else {
+				m.traceLabel = ""
+			}
+			m.changed()
+		})
+	})
+}

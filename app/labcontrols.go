@@ -1,0 +1,378 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/limiter"
+)
+
+// labControls is the lab's left column: the budget, the lanes to add, the
+// traffic and its clients, real traffic, sharing and the presets. It
+// changes the model; the lanes view redraws it.
+type labControls struct {
+	app.Compo
+	M *labModel
+	// Loads is the model's count of loaded links: a new one redraws.
+	Loads uint64
+
+	exportURL string
+	copied    bool
+}
+
+func (c *labControls) Render() app.UI {
+	m := c.M
+	s := m.lab.Setup()
+	return app.Aside().Class("lab-controls").Body(
+		app.Section().Class("card").Aria("label", "Lanes").Body(
+			app.H2().Text("Same budget"),
+			app.P().Class("explain").Text("Set every lane to the same nominal limit, so the differences come from the algorithm alone."),
+			app.Div().Class("row").Body(
+				app.Input().Type("number").ID("budget-limit").Class("num").Min(1).Max(10000).Step(1).Value(m.budgetL).Aria("label", "Budget: requests"),
+				app.Span().Class("inline-label").Text("requests per"),
+				app.Input().Type("number").ID("budget-window").Class("num").Min(0.001).Max(86400).Step(0.001).Value(num(m.budgetW.Seconds())).Aria("label", "Budget: window (s)"),
+				app.Span().Class("inline-label").Text("s"),
+				app.Button().ID("budget-apply").Class("btn primary").Text("Apply to all lanes").OnClick(c.onBudget),
+			),
+			errLine(m, "budget"),
+			app.H2().Text("Lanes"),
+			app.Div().Class("row").Body(
+				app.Select().ID("add-lane").Class("select").Aria("label", "Add a lane").Disabled(len(s.Lanes) >= sim.MaxLanes).
+					OnChange(c.onAddLane).Body(addLaneOptions()...),
+				app.Span().ID("lane-count").Class("hint").Text(strconv.Itoa(len(s.Lanes))+" of "+strconv.Itoa(sim.MaxLanes)+" lanes"),
+			),
+			errLine(m, "lanes"),
+		),
+		c.traffic(s),
+		c.realTraffic(),
+		c.share(),
+		c.presets(),
+	)
+}
+
+func addLaneOptions() []app.UI {
+	opts := []app.UI{app.Option().Value("").Selected(true).Text("+ Add a lane…")}
+	for _, k := range limiter.Kinds {
+		opts = append(opts, app.Option().Value(string(k)).Text(k.Name()+" (same budget)"))
+	}
+	for _, p := range sim.Presets() {
+		opts = append(opts, app.Option().Value("preset:"+p.ID).Text("Preset: "+p.Name))
+	}
+	return opts
+}
+
+func errLine(m *labModel, id string) app.UI {
+	msg, ok := m.errs[id]
+	return app.If(ok, app.P().ID(id+"-error").Class("param-error").Role("alert").Text("⚠ "+msg))
+}
+
+func (c *labControls) onBudget(ctx app.Context, e app.Event) {
+	doc := app.Window().Get("document")
+	lt := doc.Call("getElementById", "budget-limit").Get("value").String()
+	wt := doc.Call("getElementById", "budget-window").Get("value").String()
+	l, err := (Param{Name: "limit", Unit: "requests", Min: 1, Max: 10000, Integer: true}).Parse(lt)
+	if err != nil {
+		c.M.setErr("budget", err)
+		return
+	}
+	w, err := (Param{Name: "window", Unit: "s", Min: 0.001, Max: 86400}).Parse(wt)
+	if err != nil {
+		c.M.setErr("budget", err)
+		return
+	}
+	c.M.setSameBudget(int(l), Seconds(w))
+}
+
+func (c *labControls) onAddLane(ctx app.Context, e app.Event) {
+	v := ctx.JSSrc().Get("value").String()
+	ctx.JSSrc().Set("value", "")
+	if v != "" {
+		c.M.addLane(v)
+	}
+}
+
+// traffic: manual requests, traffic presets, the seed and the clients.
+func (c *labControls) traffic(s sim.Setup) app.UI {
+	m := c.M
+	fireAs := m.fireClient()
+	var asOpts []app.UI
+	for _, cl := range s.Clients {
+		asOpts = append(asOpts, app.Option().Value(cl.Name).Selected(cl.Name == fireAs).Text(cl.Name))
+	}
+	if len(s.Clients) == 0 {
+		asOpts = append(asOpts, app.Option().Value("you").Text("you"))
+	}
+	return app.Section().Class("card").Aria("label", "Traffic").Body(
+		app.H2().Text("Traffic"),
+		app.Div().Class("row").Body(
+			app.Button().ID("fire").Class("btn primary").Text("Send request").OnClick(func(ctx app.Context, e app.Event) { m.fire(1) }),
+			app.Button().ID("burst").Class("btn").Text("Burst ×"+strconv.Itoa(m.burstN)).OnClick(func(ctx app.Context, e app.Event) { m.fire(m.burstN) }),
+			app.Input().Type("number").ID("burst-n").Class("num small").Min(1).Max(sim.MaxBurst).Step(1).Value(m.burstN).Aria("label", "Burst size").
+				OnChange(func(ctx app.Context, e app.Event) {
+					v, err := (Param{Name: "N", Unit: "requests", Min: 1, Max: sim.MaxBurst, Integer: true}).Parse(ctx.JSSrc().Get("value").String())
+					if m.setErr("burst-n", err) {
+						m.burstN = int(v)
+					}
+				}),
+		),
+		app.Div().Class("row").Body(
+			app.Label().For("fire-as").Class("inline-label").Text("as client"),
+			app.Select().ID("fire-as").Class("select").Body(asOpts...).OnChange(func(ctx app.Context, e app.Event) {
+				m.fireAs = ctx.JSSrc().Get("value").String()
+			}),
+			app.Span().Class("hint").Body(app.Kbd().Text("Space"), app.Text(" also sends")),
+		),
+		errLine(m, "burst-n"),
+		errLine(m, "fire"),
+		app.H3().Text("Presets"),
+		app.Div().Class("row").Body(
+			app.Button().ID("preset-edge").Class("btn").Title("One client, mallory: a burst of L just before every other window boundary and L more right at it").
+				Text("Window-edge attack").OnClick(func(ctx app.Context, e app.Event) { m.setClients("clients", m.edgeAttack()) }),
+			app.Button().ID("preset-noisy").Class("btn").Title("Five clients on Poisson traffic; c1 sends 8× the others").
+				Text("Noisy neighbour").OnClick(func(ctx app.Context, e app.Event) {
+				m.setClients("clients", sim.NoisyNeighbour(5, float64(m.budgetL)/m.budgetW.Seconds()/4))
+			}),
+		),
+		app.Div().Class("row").Body(
+			app.Label().For("seed").Class("inline-label").Text("Seed"),
+			app.Input().Type("number").ID("seed").Class("num").Min(0).Step(1).Value(strconv.FormatUint(s.Seed, 10)).
+				OnChange(func(ctx app.Context, e app.Event) {
+					v, err := strconv.ParseUint(strings.TrimSpace(ctx.JSSrc().Get("value").String()), 10, 64)
+					if err != nil {
+						m.setErr("seed", fmt.Errorf("seed %q is not a whole number; want 0 or more", ctx.JSSrc().Get("value").String()))
+						return
+					}
+					m.live()
+					m.setErr("seed", m.lab.SetTraffic(m.clients(), v))
+					m.changed()
+				}),
+			app.Span().Class("hint").Text("same setup + same seed ⇒ same decisions"),
+		),
+		errLine(m, "seed"),
+		app.H3().Text("Clients"),
+		app.Div().ID("clients").Class("clients").Body(
+			app.Range(s.Clients).Slice(func(j int) app.UI { return c.client(j, s.Clients) }),
+		),
+		errLine(m, "clients"),
+		app.Div().Class("row").Body(
+			app.Button().ID("add-client").Class("btn").Disabled(len(s.Clients) >= sim.MaxClients).Text("+ Add client").
+				OnClick(func(ctx app.Context, e app.Event) {
+					cs := m.clients()
+					cs = append(cs, sim.Client{Name: newClientName(cs), Pattern: m.defaultPattern(sim.PatternPoisson), Weight: 1})
+					m.setClients("clients", cs)
+				}),
+		),
+	)
+}
+
+// client is one row of the clients list.
+func (c *labControls) client(j int, cs []sim.Client) app.UI {
+	m := c.M
+	cl := cs[j]
+	id := "client-" + strconv.Itoa(j)
+	edit := func(f func(*sim.Client) error) app.EventHandler {
+		return func(ctx app.Context, e app.Event) {
+			cs := m.clients()
+			if j >= len(cs) {
+				return
+			}
+			if err := f(&cs[j]); err != nil {
+				m.setErr(id, err)
+				return
+			}
+			m.setClients(id, cs)
+		}
+	}
+	var pats []app.UI
+	for _, k := range sim.PatternKinds {
+		pats = append(pats, app.Option().Value(string(k)).Selected(k == cl.Pattern.Kind).Text(patternName(k)))
+	}
+	params := patternParams(j, cl.Pattern.Kind)
+	fields := make([]app.UI, 0, len(params))
+	for _, pp := range params {
+		pp := pp
+		fields = append(fields, app.Label().Class("field").Body(
+			app.Span().Text(pp.Name),
+			app.Input().Type("number").ID(pp.ID).Class("num small").Min(pp.Min).Max(pp.Max).Attr("step", "any").Value(num(pp.get(cl.Pattern))).
+				OnChange(edit(func(c *sim.Client) error {
+					v, err := pp.Parse(app.Window().Get("document").Call("getElementById", pp.ID).Get("value").String())
+					if err != nil {
+						return err
+					}
+					pp.set(&c.Pattern, v)
+					return nil
+				}), pp.ID),
+			app.Span().Class("unit").Text(pp.Unit),
+		))
+	}
+	return app.Div().ID(id).Class("client").Body(
+		app.Div().Class("row tight").Body(
+			app.Input().Type("text").ID(id+"-name").Class("text").Value(cl.Name).Aria("label", "Client name").
+				OnChange(edit(func(c *sim.Client) error {
+					c.Name = strings.TrimSpace(app.Window().Get("document").Call("getElementById", id+"-name").Get("value").String())
+					return nil
+				}), id),
+			app.Select().ID(id+"-pattern").Class("select").Aria("label", "Pattern").Body(pats...).
+				OnChange(edit(func(c *sim.Client) error {
+					c.Pattern = m.defaultPattern(sim.PatternKind(app.Window().Get("document").Call("getElementById", id+"-pattern").Get("value").String()))
+					return nil
+				}), id),
+			app.Button().ID(id+"-remove").Class("btn icon").Title("Remove "+cl.Name).Aria("label", "Remove "+cl.Name).Text("✕").
+				OnClick(func(ctx app.Context, e app.Event) {
+					cs := m.clients()
+					if j < len(cs) {
+						m.setClients("clients", append(cs[:j], cs[j+1:]...))
+					}
+				}, id),
+		),
+		app.Div().Class("row tight").Body(fields...),
+		app.Div().Class("row tight").Body(
+			app.Label().Class("field").Body(
+				app.Span().Text("weight"),
+				app.Input().Type("number").ID(id+"-weight").Class("num small").Min(0).Attr("step", "any").Value(num(cl.Weight)).
+					OnChange(edit(func(c *sim.Client) error {
+						v, err := (Param{Name: "weight", Unit: "×", Min: 0.001, Max: sim.MaxRate}).Parse(app.Window().Get("document").Call("getElementById", id+"-weight").Get("value").String())
+						c.Weight = v
+						return err
+					}), id),
+				app.Span().Class("unit").Text("×"),
+			),
+			app.Label().Class("field").Body(
+				app.Span().Text("tier"),
+				app.Input().Type("text").ID(id+"-tier").Class("text small").Value(cl.Tier).Placeholder("(lane default)").
+					OnChange(edit(func(c *sim.Client) error {
+						c.Tier = strings.TrimSpace(app.Window().Get("document").Call("getElementById", id+"-tier").Get("value").String())
+						return nil
+					}), id),
+			),
+		),
+		errLine(m, id),
+	)
+}
+
+func patternName(k sim.PatternKind) string {
+	switch k {
+	case sim.PatternNone:
+		return "clicks only"
+	case sim.PatternSteady:
+		return "steady"
+	case sim.PatternPoisson:
+		return "Poisson (seeded)"
+	case sim.PatternOnOff:
+		return "on/off bursts"
+	case sim.PatternRamp:
+		return "ramp"
+	case sim.PatternEdge:
+		return "window-edge attack"
+	}
+	return string(k)
+}
+
+// realTraffic: the built-in NASA trace and the user's own file.
+func (c *labControls) realTraffic() app.UI {
+	m := c.M
+	has := m.lab.Trace() != nil
+	return app.Section().Class("card").Aria("label", "Real traffic").Body(
+		app.H2().Text("Real traffic"),
+		app.Div().Class("row").Body(
+			app.Button().ID("load-nasa").Class("btn").Text("Replay "+nasaLabel).OnClick(func(ctx app.Context, e app.Event) { loadNASA(ctx, m) }),
+			app.Button().ID("run-trace").Class("btn primary").Disabled(!has).Title("Decide every request of the trace as fast as possible; draw only the end").
+				Text("Run to end (full speed)").OnClick(func(ctx app.Context, e app.Event) {
+				m.live()
+				m.lab.Clock().Pause()
+				m.setErr("trace", m.lab.RunTrace())
+				m.changed()
+			}),
+		),
+		app.Div().Class("row").Body(
+			app.Label().For("trace-file").Class("inline-label").Text("Load your own:"),
+			app.Input().Type("file").ID("trace-file").Accept(".csv,.log,.txt,text/csv,text/plain").
+				OnChange(func(ctx app.Context, e app.Event) {
+					readFile(ctx.JSSrc(), func(name, text string) {
+						ctx.Dispatch(func(ctx app.Context) {
+							t, err := sim.ParseTrace(name, []byte(text))
+							if !m.setErr("trace", err) {
+								return // nothing else changes
+							}
+							m.live()
+							if m.setErr("trace", m.lab.SetTrace("", t)) {
+								m.traceLabel, m.traceInfo = name+" ("+plural(len(t.Events), "request")+", "+plural(len(t.Clients), "client")+")", "Your file; it is not part of the link."
+							}
+							m.changed()
+						})
+					})
+				}),
+		),
+		app.P().Class("hint").Text("CSV t_ms,client[,n] (header optional) or an access log in Common / Combined Log Format."),
+		errLine(m, "trace"),
+		app.If(m.traceLabel != "",
+			app.P().ID("trace-status").Class("trace-status").Body(
+				app.Strong().Text("Replaying: "), app.Text(m.traceLabel),
+				app.If(has, app.Button().ID("clear-trace").Class("btn link").Text("remove").OnClick(func(ctx app.Context, e app.Event) {
+					m.live()
+					m.setErr("trace", m.lab.SetTrace("", nil))
+					m.traceLabel, m.traceInfo = "", ""
+					m.changed()
+				})),
+			),
+		),
+		app.If(m.traceInfo != "", app.P().ID("trace-source").Class("source").Text(m.traceInfo)),
+	)
+}
+
+// share: the link (copy button and read-only field) and the CSV export.
+func (c *labControls) share() app.UI {
+	m := c.M
+	copied := "Copy link"
+	if c.copied {
+		copied = "Copied ✓"
+	}
+	return app.Section().Class("card").Aria("label", "Share").Body(
+		app.H2().Text("Share and export"),
+		app.Input().Type("text").ID("share-link").Class("text share").ReadOnly(true).Value(shareLink(m)).Aria("label", "Link to this setup").
+			OnFocus(func(ctx app.Context, e app.Event) { ctx.JSSrc().Call("select") }),
+		app.Div().Class("row").Body(
+			app.Button().ID("copy-link").Class("btn").Text(copied).OnClick(func(ctx app.Context, e app.Event) {
+				c.copied = copyText(shareLink(m))
+			}),
+			app.Button().ID("export-csv").Class("btn").Text("Export CSV").OnClick(func(ctx app.Context, e app.Event) {
+				var b bytes.Buffer
+				m.setErr("export", m.shown().ExportCSV(&b))
+				c.exportURL = download("ratelab-results.csv", "text/csv", b.String())
+			}),
+			app.If(c.exportURL != "", app.A().ID("export-link").Href(c.exportURL).Attr("download", "ratelab-results.csv").Text("ratelab-results.csv")),
+		),
+		errLine(m, "export"),
+	)
+}
+
+// shareLink is the absolute link to the current setup.
+func shareLink(m *labModel) string {
+	origin := ""
+	if app.IsClient {
+		origin = app.Window().Get("location").Get("origin").String()
+	}
+	return origin + "/lab?" + m.lab.Setup().Values().Encode()
+}
+
+// presets lists the real providers' limits with their sources.
+func (c *labControls) presets() app.UI {
+	ps := sim.Presets()
+	return app.Section().Class("card").Aria("label", "Presets").Body(
+		app.H2().Text("Presets: real limits"),
+		app.P().Class("explain").Text("Add one as a lane from “+ Add a lane…”. Each cites its public source and says where it simplifies."),
+		app.Ul().ID("presets").Class("presets").Body(app.Range(ps).Slice(func(i int) app.UI {
+			p := ps[i]
+			return app.Li().ID("preset-"+p.ID).Body(
+				app.Strong().Text(p.Name),
+				app.Div().Class("mono small").Text(p.Config.String()),
+				app.Div().Class("small").Body(app.Text("Source: "), app.A().Href(p.Source).Target("_blank").Rel("noopener").Text(p.Source)),
+				app.Details().Body(app.Summary().Text("Where it simplifies"), app.P().Class("small").Text(p.Note)),
+			)
+		})),
+	)
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// fetchText GETs url from the page's own server and calls done with the
+// body, off the UI goroutine (dispatch from done). Off the browser it fails.
+func fetchText(url string, done func(string, error)) {
+	if !app.IsClient {
+		done("", errors.New("fetch: not in a browser"))
+		return
+	}
+	var first, ok, fail app.Func
+	release := func() { first.Release(); ok.Release(); fail.Release() }
+	ok = app.FuncOf(func(this app.Value, args []app.Value) any {
+		defer release()
+		done(args[0].String(), nil)
+		return nil
+	})
+	fail = app.FuncOf(func(this app.Value, args []app.Value) any {
+		defer release()
+		done("", errors.New("could not load "+url+": "+args[0].Call("toString").String()))
+		return nil
+	})
+	// Callbacks return nothing to JS: a Go app.Value cannot be returned.
+	first = app.FuncOf(func(this app.Value, args []app.Value) any {
+		r := args[0]
+		if !r.Get("ok").Bool() {
+			defer release()
+			done("", errors.New("could not load "+url+": HTTP "+strconv.Itoa(r.Get("status").Int())))
+			return nil
+		}
+		r.Call("text").Call("then", ok).Call("catch", fail)
+		return nil
+	})
+	app.Window().Call("fetch", url).Call("then", first).Call("catch", fail)
+}
+
+// readFile reads the first file of an <input type=file> as text and calls
+// done with its name and contents (off the UI goroutine).
+func readFile(input app.Value, done func(name, text string)) {
+	files := input.Get("files")
+	if !files.Truthy() || files.Length() == 0 {
+		return
+	}
+	f := files.Index(0)
+	name := f.Get("name").String()
+	var ok app.Func
+	ok = app.FuncOf(func(this app.Value, args []app.Value) any {
+		defer ok.Release()
+		done(name, args[0].String())
+		return nil
+	})
+	f.Call("text").Call("then", ok)
+}
+
+// download saves text as a file through a Blob URL and returns the URL
+// (kept for the "download again" link).
+func download(name, mime, text string) string {
+	if !app.IsClient {
+		return ""
+	}
+	w := app.Window()
+	blob := w.Get("Blob").New([]any{text}, map[string]any{"type": mime})
+	url := w.Get("URL").Call("createObjectURL", blob).String()
+	a := w.Get("document").Call("createElement", "a")
+	a.Set("href", url)
+	a.Set("download", name)
+	w.Get("document").Get("body").Call("appendChild", a)
+	a.Call("click")
+	a.Call("remove")
+	return url
+}
+
+// copyText puts text on the clipboard when the browser allows it and
+// reports whether it tried.
+func copyText(text string) bool {
+	if !app.IsClient {
+		return false
+	}
+	nav := app.Window().Get("navigator")
+	cb := nav.Get("clipboard")
+	if !cb.Truthy() {
+		return false
+	}
+	p := cb.Call("writeText", text)
+	p.Call("catch", app.FuncOf(func(this app.Value, args []app.Value) any { return nil }))
+	return true
+}
+
+func plural(n int, what string) string {
+	s := strconv.Itoa(n) + " " + what
+	if n != 1 {
+		s += "s"
+	}
+	return s
+}

@@ -1,0 +1,811 @@
+package main
+
+import (
+	"math"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/limiter"
+)
+
+// Lane drawing geometry (SVG user units), one shared time axis for all
+// lanes.
+const (
+	laneW              = 600.0
+	laneH              = 140.0
+	stripTop, stripBot = 12.0, 48.0
+	okY, noY           = 22.0, 40.0
+	rateTop, rateBot   = 56.0, 96.0
+	stateTop, stateBot = 104.0, 136.0
+	markCol            = 3.0 // marks are merged per column of this width
+	nCols              = int(laneW / markCol)
+)
+
+// labFrameEvery is the lanes view's frame period: 30 redraws a second
+// leave the browser every other frame to paint (six lanes at 200 requests/s).
+const labFrameEvery = time.Second / 30
+
+// labLanes is the lab's right column: the clock and scrubber, every lane
+// drawn live on one shared time axis, and the per-client totals. It owns the
+// animation loop: each frame moves the simulated clock by the real time
+// elapsed (many requests per frame) and redraws this component only.
+type labLanes struct {
+	app.Compo
+	M *labModel
+
+	pending  atomic.Bool
+	lastReal time.Time
+	drawn    uint64
+	urlAt    time.Time
+	url      string
+
+	hist   []sim.Record
+	bks    []sim.Bucket
+	buf    []byte
+	okCol  [nCols]int32
+	noCol  [nCols]int32
+	totals *totalsSnap
+	totAt  time.Time
+	totVer uint64
+}
+
+func (v *labLanes) OnMount(ctx app.Context) {
+	if !app.IsClient { // native component tests draw frames by hand
+		return
+	}
+	v.lastReal = time.Now()
+	go func() {
+		t := time.NewTicker(labFrameEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if v.pending.CompareAndSwap(false, true) {
+					ctx.Dispatch(v.frame)
+				}
+			}
+		}
+	}()
+}
+
+// frame runs on the UI goroutine: it advances the clock, keeps the link in
+// the address bar current, and redraws when anything moved.
+func (v *labLanes) frame(ctx app.Context) {
+	v.pending.Store(false)
+	now := time.Now()
+	dt := now.Sub(v.lastReal)
+	v.lastReal = now
+	m := v.M
+	if m.scrub == nil && !m.lab.Clock().Paused() {
+		if err := m.lab.Tick(dt); err != nil {
+			m.setErr("clock", err)
+			m.lab.Clock().Pause()
+		}
+		m.changed()
+	}
+	if now.Sub(v.urlAt) > 300*time.Millisecond {
+		v.urlAt = now
+		v.syncURL(ctx)
+	}
+	if m.version == v.drawn {
+		ctx.PreventUpdate()
+	}
+}
+
+// syncURL writes the setup into the address bar and the share field when
+// it changed.
+func (v *labLanes) syncURL(ctx app.Context) {
+	q := v.M.lab.Setup().Values().Encode()
+	if q == v.url {
+		return
+	}
+	v.url = q
+	u := *ctx.Page().URL()
+	u.RawQuery = q
+	ctx.Page().ReplaceURL(&u)
+	if el := app.Window().GetElementByID("share-link"); el.Truthy() {
+		el.Set("value", shareLink(v.M))
+	}
+}
+
+// axisOf is the shared time axis: the last span of the run (at least W ×
+// 10, at most the minute of chart buckets kept), now near the right edge.
+func axisOf(l *sim.Lab) axis {
+	span := min(max(10*l.Setup().Worst, 2*time.Second), 60*time.Second)
+	now := l.Now()
+	from := max(0, now-span*19/20)
+	return axis{x0: 0, x1: laneW, from: from, to: from + span}
+}
+
+func (v *labLanes) Render() app.UI {
+	m := v.M
+	v.drawn = m.version
+	l := m.shown()
+	a := axisOf(l)
+	lanes := l.Lanes()
+
+	// One rate scale for every lane, so their charts compare.
+	rmax := 1.0
+	width := l.Options().ChartBucket
+	for _, ln := range lanes {
+		v.bks = ln.Buckets(v.bks[:0])
+		for _, b := range v.bks {
+			if b.Start+width >= a.from {
+				o, _ := b.Rates(width)
+				rmax = max(rmax, o)
+			}
+		}
+	}
+	rmax = niceCeil(rmax)
+
+	if v.totals == nil || (v.totVer != m.version && (time.Since(v.totAt) > 500*time.Millisecond || l.Clock().Paused())) {
+		v.totals, v.totAt, v.totVer = snapTotals(l), time.Now(), m.version
+	}
+
+	laneUIs := make([]app.UI, len(lanes))
+	s := m.lab.Setup()
+	for i, ln := range lanes {
+		laneUIs[i] = v.lane(i, ln, l, a, rmax, s, len(lanes))
+	}
+	return app.Div().Class("lab-main").Body(
+		v.timebar(l),
+		app.Section().Class("card lanes").Aria("label", "Lanes").Body(
+			v.legend(l, rmax),
+			app.Div().Class("lane axis-row").Body(
+				app.Div().Class("lane-side axis-side").Text("time (simulated) →"),
+				v.axisSVG(a),
+			),
+			app.Div().ID("lanes").Body(laneUIs...),
+			app.If(len(lanes) == 0, app.P().Class("hint").Text("No lanes: add one from “+ Add a lane…”.")),
+		),
+		&labTotals{Snap: v.totals},
+	)
+}
+
+// timebar: the clock, pause, steps, speed, reset and the scrubber.
+func (v *labLanes) timebar(l *sim.Lab) app.UI {
+	m := v.M
+	paused := m.lab.Clock().Paused() || m.scrub != nil
+	state, cls, pause := "running", "badge run", "Pause"
+	if paused {
+		state, cls, pause = "paused", "badge pause", "Resume"
+	}
+	if m.scrub != nil {
+		state = "scrubbed"
+	}
+	nowMs := m.lab.Now() / time.Millisecond
+	atMs := l.Now() / time.Millisecond
+	speed := m.lab.Clock().Speed()
+	var speeds []app.UI
+	for _, x := range []float64{0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100} {
+		speeds = append(speeds, app.Option().Value(num(x)).Selected(x == speed).Text(num(x)+"×"))
+	}
+	return app.Section().Class("card timebar").Aria("label", "Clock").Body(
+		app.Div().Class("row").Body(
+			app.Span().ID("lab-clock").Class("mono clock").Text("t = "+FormatClock(l.Now())),
+			app.Span().ID("lab-clock-state").Class(cls).Text(state),
+			app.Button().ID("lab-pause").Class("btn").Aria("pressed", paused).Text(pause).OnClick(func(ctx app.Context, e app.Event) {
+				if paused {
+					m.resumeFromScrub()
+					m.lab.Clock().Resume()
+				} else {
+					m.lab.Clock().Pause()
+				}
+				v.lastReal = time.Now()
+				m.changed()
+			}),
+			app.Button().ID("step-request").Class("btn").Title("Pause and decide the next request alone").Text("Step 1 request").OnClick(func(ctx app.Context, e app.Event) {
+				m.resumeFromScrub()
+				m.lab.Clock().Pause()
+				_, _, err := m.lab.StepRequest()
+				m.setErr("clock", err)
+				m.changed()
+			}),
+			app.Button().ID("step-100ms").Class("btn").Title("Move the clock forward by 100 ms").Text("+100 ms").OnClick(v.step(100*time.Millisecond)),
+			app.Button().ID("step-1s").Class("btn").Title("Move the clock forward by 1 s").Text("+1 s").OnClick(v.step(time.Second)),
+			app.Label().For("speed").Class("inline-label").Text("speed"),
+			app.Select().ID("speed").Class("select").Body(speeds...).OnChange(func(ctx app.Context, e app.Event) {
+				x, _ := strconv.ParseFloat(ctx.JSSrc().Get("value").String(), 64)
+				m.setErr("clock", m.lab.Clock().SetSpeed(x))
+				m.changed()
+			}),
+			app.Button().ID("lab-reset").Class("btn danger").Title("Start the run over at 0: same setup, same seed, same decisions").Text("Reset").OnClick(func(ctx app.Context, e app.Event) {
+				m.live()
+				m.setErr("clock", m.lab.Reset())
+				m.changed()
+			}),
+		),
+		app.Div().Class("row scrub-row").Body(
+			app.Label().For("scrub").Class("inline-label").Text("timeline"),
+			app.Input().Type("range").ID("scrub").Min(0).Max(int64(nowMs)).Step(1).Value(int64(atMs)).
+				Aria("label", "Timeline: show every lane as it was at this instant").
+				OnInput(func(ctx app.Context, e app.Event) {
+					x, err := strconv.ParseFloat(ctx.JSSrc().Get("value").String(), 64)
+					if err == nil {
+						m.scrubTo(sim.Instant(x) * time.Millisecond)
+					}
+				}),
+			app.If(m.scrub != nil,
+				app.Span().ID("scrub-label").Class("hint").Text("showing t = "+FormatClock(l.Now())+" of "+FormatClock(m.lab.Now())+" (replayed; Resume continues from here)"),
+				app.Button().ID("scrub-live").Class("btn link").Text("back to live").OnClick(func(ctx app.Context, e app.Event) { m.live() }),
+			).Else(
+				app.Span().ID("scrub-label").Class("hint").Text("drag back to see every lane as it was"),
+			),
+		),
+		errLine(m, "clock"),
+		errLine(m, "scrub"),
+	)
+}
+
+func (v *labLanes) step(d time.Duration) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		m := v.M
+		m.resumeFromScrub()
+		m.lab.Clock().Pause()
+		m.setErr("clock", m.lab.Step(d))
+		m.changed()
+	}
+}
+
+// legend names the lines and marks, and the client whose state is drawn.
+func (v *labLanes) legend(l *sim.Lab, rmax float64) app.UI {
+	m := v.M
+	names := l.Clients()
+	focus := l.Focus()
+	opts := make([]app.UI, 0, min(len(names), 50)+1)
+	seen := false
+	for i, n := range names {
+		if i >= 50 {
+			break
+		}
+		seen = seen || n == focus
+		opts = append(opts, app.Option().Value(n).Selected(n == focus).Text(n))
+	}
+	if !seen && focus != "" {
+		opts = append(opts, app.Option().Value(focus).Selected(true).Text(focus))
+	}
+	return app.Div().Class("legend lab-legend").Body(
+		app.Span().Class("key ok").Text("✓ allowed"),
+		app.Span().Class("key no").Text("✕ denied"),
+		app.Span().Class("key worst").Text("▮ worst-case stretch"),
+		app.Span().Class("key offered").Text("— offered rate"),
+		app.Span().Class("key admitted").Text("— admitted rate"),
+		app.Span().Class("key tok").Text("— state (tokens, level, count)"),
+		app.Span().ID("rate-scale").Text("rate scale 0–"+num(rmax)+"/s"),
+		app.Label().Class("inline-label").Body(
+			app.Text("state of client "),
+			app.Select().ID("focus").Class("select").Body(opts...).OnChange(func(ctx app.Context, e app.Event) {
+				m.setErr("clock", m.shown().SetFocus(ctx.JSSrc().Get("value").String()))
+				m.changed()
+			}),
+		),
+	)
+}
+
+// axisSVG draws the shared time axis's labels.
+func (v *labLanes) axisSVG(a axis) app.UI {
+	step := tickStep(a.to - a.from)
+	var ticks []app.UI
+	for t := (a.from + step - 1) / step * step; t <= a.to; t += step {
+		x := a.x(t)
+		anchor := "middle"
+		if x > laneW-20 {
+			anchor = "end"
+		}
+		ticks = append(ticks, svg("text").Attr("x", f1(x)).Attr("y", 13).Attr("font-size", 11).Attr("text-anchor", anchor).Attr("fill", "#57606a").Text(secs(t)+" s"))
+	}
+	return svg("svg").ID("axis").Attr("viewBox", "0 0 600 18").Attr("width", "100%").Body(ticks...)
+}
+
+func tickStep(span time.Duration) time.Duration {
+	for _, s := range []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second,
+		5 * time.Second, 10 * time.Second, 15 * time.Second, 30 * time.Second, time.Minute} {
+		if span/s <= 10 {
+			return s
+		}
+	}
+	return 5 * time.Minute
+}
+
+func niceCeil(x float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, f := range []float64{1, 2, 5, 10} {
+		if x <= f*p {
+			return f * p
+		}
+	}
+	return 10 * p
+}
+
+// lane draws lane i: its editor, counts, worst case, live state, and the
+// strip and charts on the shared axis.
+func (v *labLanes) lane(i int, ln *sim.Lane, l *sim.Lab, a axis, rmax float64, s sim.Setup, n int) app.UI {
+	id := "lane-" + strconv.Itoa(i)
+	spec := ln.Spec()
+	if i < len(s.Lanes) {
+		spec = s.Lanes[i]
+	}
+	tot := ln.Total()
+	wc := ln.Worst()
+	st := ln.State(l.Now(), l.Focus())
+	stateText, gauge := stateLine(st, l.Now())
+	return app.Div().ID(id).Class("lane").Body(
+		app.Div().Class("lane-side").Body(
+			&laneEditor{M: v.M, I: i, N: n, Spec: spec, Err: laneErrs(v.M, i)},
+			app.Div().Class("lane-counts").Body(
+				app.Span().Class("ok").Body(app.Text("✓ "), app.Span().ID(id+"-allowed").Text(strconv.FormatInt(tot.Allowed, 10)), app.Text(" allowed")),
+				app.Span().Class("no").Body(app.Text("✕ "), app.Span().ID(id+"-denied").Text(strconv.FormatInt(tot.Denied, 10)), app.Text(" denied")),
+			),
+			app.Div().Class("lane-worst").Body(
+				app.Span().Class("stat-label").Text("Worst case "),
+				app.Span().ID(id+"-worst").Text(formatWorst(spec.Config.Kind, wc)),
+			),
+			app.Div().Class("lane-state").Body(
+				app.Span().ID(id+"-state").Text(stateText),
+				app.Div().Class("gauge").Body(app.Div().Class("gauge-fill").Style("width", f1(gauge*100)+"%")),
+			),
+		),
+		v.laneSVG(id, ln, l, a, rmax, st, wc),
+	)
+}
+
+// laneErrs joins the messages of lane i's controls (so its editor redraws
+// when they change).
+func laneErrs(m *labModel, i int) string {
+	p := "lane-" + strconv.Itoa(i) + "-"
+	var s string
+	for _, k := range []string{"kind", "p1", "p2"} {
+		if e, ok := m.errs[p+k]; ok {
+			s += k + "\x00" + e + "\x00"
+		}
+	}
+	return s
+}
+
+// stateLine describes a strategy's state in the field's terms, and how
+// full it is (0 to 1) for the gauge.
+func stateLine(st limiter.State, now sim.Instant) (string, float64) {
+	frac := func(x float64) float64 {
+		if st.Limit <= 0 {
+			return 0
+		}
+		return min(max(x/float64(st.Limit), 0), 1)
+	}
+	lim := strconv.Itoa(st.Limit)
+	switch st.Kind {
+	case limiter.KindTokenBucket:
+		return "tokens " + FormatTokens(st.Tokens) + " of " + lim + " · refill " + num(math.Round(st.Rate*100)/100) + "/s", frac(st.Tokens)
+	case limiter.KindGCRA:
+		ahead := max(st.TAT-now, 0)
+		return "TAT − now = " + FormatRetry(ahead) + " of tolerance " + FormatRetry(st.Tolerance) + " → " + FormatTokens(st.Tokens) + " tokens", frac(st.Tokens)
+	case limiter.KindLeakyBucket:
+		var delay time.Duration
+		if st.Rate > 0 {
+			delay = time.Duration(st.Level / st.Rate * float64(time.Second))
+		}
+		return "water level " + FormatTokens(st.Level) + " of " + lim + " · queue delay " + FormatRetry(delay), frac(st.Level)
+	case limiter.KindFixedWindow:
+		return "window [" + secs(st.WindowStart) + " s, " + secs(st.WindowStart+st.Window) + " s): " + strconv.Itoa(st.Count) + " of " + lim, frac(float64(st.Count))
+	case limiter.KindSlidingWindowLog:
+		return strconv.Itoa(len(st.Log)) + " timestamps in the last " + FormatWindow(st.Window) + " (of " + lim + ")", frac(float64(st.Count))
+	case limiter.KindSlidingWindowCounter:
+		w := 0.0
+		if st.Window > 0 {
+			w = 1 - float64(now-st.WindowStart)/float64(st.Window)
+		}
+		return "previous " + strconv.Itoa(st.Previous) + " × " + strconv.Itoa(int(math.Round(w*100))) + "% + current " + strconv.Itoa(st.Count) +
+			" = " + FormatTokens(st.Weighted) + " of " + lim, frac(st.Weighted)
+	}
+	return "", 0
+}
+
+// laneSVG draws the strategy's window or timestamps, the allowed and denied
+// marks (merged per column: a few paths, not one node per request), the
+// worst-case stretch, the offered and admitted rates and the state.
+func (v *labLanes) laneSVG(id string, ln *sim.Lane, l *sim.Lab, a axis, rmax float64, st limiter.State, wc sim.WorstCase) app.UI {
+	now := l.Now()
+	clampX := func(t sim.Instant) float64 { return min(max(a.x(t), 0), laneW) }
+
+	// Marks.
+	v.okCol, v.noCol = [nCols]int32{}, [nCols]int32{}
+	v.hist = ln.History(v.hist[:0])
+	for _, r := range v.hist {
+		if r.At < a.from || r.At > a.to {
+			continue
+		}
+		c := min(int(a.x(r.At)/markCol), nCols-1)
+		if r.Allowed {
+			v.okCol[c]++
+		} else {
+			v.noCol[c]++
+		}
+	}
+	b := v.buf[:0]
+	for c, k := range v.okCol {
+		if k > 0 {
+			x := float64(c)*markCol + markCol/2
+			b = append(b, 'M')
+			b = appendF(b, x-3.5)
+			b = append(b, ' ')
+			b = appendF(b, okY)
+			b = append(b, "l2.5 3.5l5-7"...)
+		}
+	}
+	okPath := string(b)
+	b = b[:0]
+	for c, k := range v.noCol {
+		if k > 0 {
+			x := float64(c)*markCol + markCol/2
+			b = append(b, 'M')
+			b = appendF(b, x-3)
+			b = append(b, ' ')
+			b = appendF(b, noY-3)
+			b = append(b, "l6 6m0-6l-6 6"...)
+		}
+	}
+	noPath := string(b)
+
+	// Rates and state, one polyline each.
+	width := l.Options().ChartBucket
+	v.bks = ln.Buckets(v.bks[:0])
+	smax := max(float64(st.Limit), 1)
+	b = b[:0]
+	var off, adm, stp string
+	for pass := 0; pass < 3; pass++ {
+		b = b[:0]
+		for _, bk := range v.bks {
+			end := bk.Start + width
+			if end < a.from {
+				continue
+			}
+			x := a.x(bk.Start + width/2)
+			o, ad := bk.Rates(width)
+			var y float64
+			switch pass {
+			case 0:
+				y = rateBot - min(o/rmax, 1)*(rateBot-rateTop)
+			case 1:
+				y = rateBot - min(ad/rmax, 1)*(rateBot-rateTop)
+			default:
+				y = stateBot - min(max(bk.State/smax, 0), 1)*(stateBot-stateTop)
+			}
+			b = appendF(b, x)
+			b = append(b, ',')
+			b = appendF(b, y)
+			b = append(b, ' ')
+		}
+		switch pass {
+		case 0:
+			off = string(b)
+		case 1:
+			adm = string(b)
+		default:
+			stp = string(b)
+		}
+	}
+
+	// The strategy's own state on the axis.
+	b = b[:0]
+	var band app.UI = app.Text("")
+	switch st.Kind {
+	case limiter.KindFixedWindow, limiter.KindSlidingWindowCounter:
+		// Window boundaries.
+		if st.Window > 0 {
+			start := st.WindowStart - (st.WindowStart-a.from)/st.Window*st.Window
+			if start > a.from {
+				start -= st.Window
+			}
+			n := 0
+			for t := start; t <= a.to && n < 400; t += st.Window {
+				if t >= a.from {
+					b = append(b, 'M')
+					b = appendF(b, a.x(t))
+					b = append(b, " 2V"...)
+					b = appendF(b, stripBot)
+				}
+				n++
+			}
+		}
+		x0, x1 := clampX(st.WindowStart), clampX(st.WindowStart+st.Window)
+		fill := "#ddf4ff"
+		if st.Kind == limiter.KindSlidingWindowCounter {
+			// The sliding window [now − W, now) over the two fixed ones.
+			x0, x1 = clampX(now-st.Window), clampX(now)
+			fill = "#fbefff"
+		}
+		band = svg("rect").Attr("x", f1(x0)).Attr("y", 2).Attr("width", f1(max(x1-x0, 0))).Attr("height", stripBot-2).Attr("fill", fill)
+	case limiter.KindSlidingWindowLog:
+		x0, x1 := clampX(now-st.Window), clampX(now)
+		band = svg("rect").Attr("x", f1(x0)).Attr("y", 2).Attr("width", f1(max(x1-x0, 0))).Attr("height", stripBot-2).Attr("fill", "#ddf4ff")
+		for _, t := range st.Log {
+			if t >= a.from && t <= a.to {
+				b = append(b, 'M')
+				b = appendF(b, a.x(t))
+				b = append(b, " 2v7"...)
+			}
+		}
+	case limiter.KindGCRA:
+		// TAT against now.
+		x0, x1 := clampX(now), clampX(st.TAT)
+		if st.TAT > now {
+			band = svg("rect").Attr("x", f1(x0)).Attr("y", 2).Attr("width", f1(max(x1-x0, 1))).Attr("height", 8).Attr("fill", "#fff1e5")
+		}
+		b = append(b, 'M')
+		b = appendF(b, clampX(st.TAT))
+		b = append(b, " 2V"...)
+		b = appendF(b, stripBot)
+	}
+	marks := string(b)
+	v.buf = b
+
+	wx0, wx1 := a.x(wc.Start), a.x(wc.End)
+	showWorst := wc.Units > 0 && wx1 >= 0 && wx0 <= laneW
+	nowX := f1(a.x(now))
+	return svg("svg").ID(id+"-svg").Attr("viewBox", "0 0 600 140").Attr("width", "100%").Attr("class", "lane-svg").Body(
+		band,
+		app.If(showWorst, svg("rect").ID(id+"-worst-band").Attr("x", f1(max(wx0, 0))).Attr("y", stripTop-2).Attr("width", f1(max(min(wx1, laneW)-max(wx0, 0), 2))).
+			Attr("height", stripBot-stripTop+4).Attr("fill", "#fff8c5").Attr("stroke", "#d4a72c").Attr("stroke-width", 1.5).Attr("rx", 3)),
+		svg("path").Attr("d", marks).Attr("stroke", "#0969da").Attr("stroke-width", 1).Attr("stroke-dasharray", "3 2").Attr("fill", "none"),
+		svg("path").ID(id+"-ok").Attr("d", okPath).Attr("stroke", "#1a7f37").Attr("stroke-width", 1.8).Attr("fill", "none").Attr("stroke-linecap", "round"),
+		svg("path").ID(id+"-no").Attr("d", noPath).Attr("stroke", "#cf222e").Attr("stroke-width", 1.8).Attr("fill", "none").Attr("stroke-linecap", "round"),
+		svg("rect").Attr("x", 0).Attr("y", rateTop).Attr("width", laneW).Attr("height", rateBot-rateTop).Attr("fill", "#f6f8fa"),
+		svg("polyline").Attr("points", off).Attr("fill", "none").Attr("stroke", "#8c959f").Attr("stroke-width", 1.5),
+		svg("polyline").Attr("points", adm).Attr("fill", "none").Attr("stroke", "#1a7f37").Attr("stroke-width", 1.5),
+		svg("text").Attr("x", 3).Attr("y", rateTop+10).Attr("font-size", 9).Attr("fill", "#57606a").Text("rate /s"),
+		svg("rect").Attr("x", 0).Attr("y", stateTop).Attr("width", laneW).Attr("height", stateBot-stateTop).Attr("fill", "#fffbf0"),
+		svg("line").Attr("x1", 0).Attr("x2", laneW).Attr("y1", stateTop).Attr("y2", stateTop).Attr("stroke", "#d4a72c").Attr("stroke-dasharray", "3 3"),
+		svg("polyline").Attr("points", stp).Attr("fill", "none").Attr("stroke", "#9a6700").Attr("stroke-width", 1.5),
+		svg("text").Attr("x", 3).Attr("y", stateTop+10).Attr("font-size", 9).Attr("fill", "#57606a").Text("state (max "+strconv.Itoa(st.Limit)+")"),
+		svg("line").Attr("x1", nowX).Attr("x2", nowX).Attr("y1", 0).Attr("y2", laneH).Attr("stroke", "#1f2328").Attr("stroke-width", 1),
+	)
+}
+
+func appendF(b []byte, x float64) []byte {
+	return strconv.AppendFloat(b, math.Round(x*10)/10, 'f', -1, 64)
+}
+
+// laneEditor is one lane's strategy and parameters, with the buttons that
+// move, duplicate and remove it. It redraws only when its spec or messages
+// change.
+type laneEditor struct {
+	app.Compo
+	M    *labModel
+	I, N int
+	Spec sim.LaneSpec
+	Err  string
+
+	sliders []sliderPos
+}
+
+func (e *laneEditor) OnMount(ctx app.Context)  { e.syncSliders(ctx) }
+func (e *laneEditor) OnUpdate(ctx app.Context) { e.syncSliders(ctx) }
+
+func (e *laneEditor) syncSliders(ctx app.Context) {
+	ctx.Defer(func(app.Context) {
+		for _, s := range e.sliders {
+			if el := app.Window().GetElementByID(s.id); el.Truthy() {
+				el.Set("value", num(s.pos))
+			}
+		}
+	})
+}
+
+func (e *laneEditor) Render() app.UI {
+	m, i := e.M, e.I
+	id := "lane-" + strconv.Itoa(i)
+	c := e.Spec.Config
+	e.sliders = e.sliders[:0]
+	var kinds []app.UI
+	for _, k := range limiter.Kinds {
+		kinds = append(kinds, app.Option().Value(string(k)).Selected(k == c.Kind).Text(k.Name()))
+	}
+	btn := func(act, label, title string, disabled bool) app.UI {
+		return app.Button().ID(id+"-"+act).Class("btn icon").Title(title).Aria("label", title).Disabled(disabled).Text(label).
+			OnClick(func(ctx app.Context, ev app.Event) { m.laneAction(i, act) }, id, act)
+	}
+	ps := laneParams(i, c.Kind)
+	preset, isPreset := presetOf(c)
+	var tiers []app.UI
+	for name, tc := range e.Spec.Tiers {
+		tiers = append(tiers, app.Div().Class("small mono").Text("tier "+name+": "+tc.String()))
+	}
+	return app.Div().Class("lane-editor").Body(
+		app.Div().Class("row tight").Body(
+			app.Span().Class("lane-num").Text("#"+strconv.Itoa(i+1)),
+			app.Select().ID(id+"-kind").Class("select kind").Aria("label", "Strategy of lane "+strconv.Itoa(i+1)).Body(kinds...).
+				OnChange(func(ctx app.Context, ev app.Event) {
+					m.setLaneKind(i, limiter.Kind(ctx.JSSrc().Get("value").String()))
+				}, id),
+			btn("up", "↑", "Move lane up", i == 0),
+			btn("down", "↓", "Move lane down", i == e.N-1),
+			btn("dup", "Dup", "Dup: duplicate lane", e.N >= sim.MaxLanes),
+			btn("remove", "✕", "Remove lane", false),
+		),
+		app.Div().ID(id+"-config").Class("lane-config mono small").Text(c.String()),
+		e.param(ps[0], c),
+		e.param(ps[1], c),
+		errLine(m, id+"-kind"),
+		app.If(len(tiers) > 0, app.Div().Body(tiers...)),
+		app.If(isPreset,
+			app.Details().ID(id+"-preset").Class("preset-note").Body(
+				app.Summary().Text("Preset: "+preset.Name),
+				app.P().Class("small").Body(app.Text("Source: "), app.A().Href(preset.Source).Target("_blank").Rel("noopener").Text(preset.Source)),
+				app.P().Class("small").Text(preset.Note),
+			),
+		),
+	)
+}
+
+// param is a compact slider + number field for one lane parameter; a bad
+// value keeps the last good one and shows the message underneath.
+func (e *laneEditor) param(lp laneParam, c limiter.Config) app.UI {
+	m, i := e.M, e.I
+	p := lp.Param
+	val := lp.get(c)
+	pos := p.SliderPos(val)
+	e.sliders = append(e.sliders, sliderPos{id: p.ID, pos: pos})
+	which := 0
+	if p.ID[len(p.ID)-1] == '2' {
+		which = 1
+	}
+	return app.Div().Class("lane-param").Body(
+		app.Div().Class("param-inputs").Body(
+			app.Label().For(p.ID+"-num").Class("pname").Text(p.Name),
+			app.Input().Type("range").ID(p.ID).Min(0).Max(LogSteps).Step(1).Value(num(pos)).Aria("label", p.Name).
+				OnInput(func(ctx app.Context, ev app.Event) {
+					x, err := strconv.ParseFloat(ctx.JSSrc().Get("value").String(), 64)
+					if err == nil {
+						m.setLaneParam(i, which, p.FromSlider(x))
+					}
+				}, p.ID),
+			app.Input().Type("number").ID(p.ID+"-num").Class("num small").Attr("step", "any").Value(num(val)).Aria("label", p.Name+" ("+p.Unit+")").
+				OnChange(func(ctx app.Context, ev app.Event) {
+					x, err := p.Parse(ctx.JSSrc().Get("value").String())
+					if err != nil {
+						m.setErr(p.ID, err)
+						m.changed()
+						return
+					}
+					m.setLaneParam(i, which, x)
+				}, p.ID),
+			app.Span().Class("unit").Text(p.Unit),
+		),
+		errLine(m, p.ID),
+	)
+}
+
+// totalsSnap is the per-client table, refreshed a few times a second.
+type totalsSnap struct {
+	Lanes   []string
+	Totals  []sim.Counts
+	Rows    []totalsRow
+	Top     []string
+	Clients int
+}
+
+type totalsRow struct {
+	Client string
+	Cells  []sim.Counts
+}
+
+// maxTotalsRows is how many clients the table lists (a trace has
+// thousands): those denied most, across lanes.
+const maxTotalsRows = 10
+
+func snapTotals(l *sim.Lab) *totalsSnap {
+	s := &totalsSnap{Clients: len(l.Clients())}
+	lanes := l.Lanes()
+	for i, ln := range lanes {
+		s.Lanes = append(s.Lanes, "#"+strconv.Itoa(i+1)+" "+ln.Spec().Config.Kind.Name())
+		s.Totals = append(s.Totals, ln.Total())
+	}
+	type scored struct {
+		name          string
+		denied, total int64
+	}
+	var all []scored
+	topDenied := make([]int64, len(lanes))
+	top := make([]string, len(lanes))
+	for _, name := range l.Clients() {
+		var sc scored
+		sc.name = name
+		for i, ln := range lanes {
+			c := ln.Client(name)
+			sc.denied += c.Denied
+			sc.total += c.Allowed + c.Denied
+			if c.Denied > topDenied[i] {
+				topDenied[i], top[i] = c.Denied, name
+			}
+		}
+		all = append(all, sc)
+	}
+	// Partial selection of the most denied (then busiest) clients.
+	less := func(a, b scored) bool {
+		if a.denied != b.denied {
+			return a.denied > b.denied
+		}
+		if a.total != b.total {
+			return a.total > b.total
+		}
+		return a.name < b.name
+	}
+	for k := 0; k < len(all) && k < maxTotalsRows; k++ {
+		best := k
+		for j := k + 1; j < len(all); j++ {
+			if less(all[j], all[best]) {
+				best = j
+			}
+		}
+		all[k], all[best] = all[best], all[k]
+		row := totalsRow{Client: all[k].name}
+		for _, ln := range lanes {
+			row.Cells = append(row.Cells, ln.Client(all[k].name))
+		}
+		s.Rows = append(s.Rows, row)
+	}
+	for i := range lanes {
+		if top[i] == "" {
+			s.Top = append(s.Top, "nobody denied")
+		} else {
+			c := lanes[i].Client(top[i])
+			s.Top = append(s.Top, top[i]+": "+strconv.FormatInt(c.Denied, 10)+" of "+strconv.FormatInt(c.Allowed+c.Denied, 10)+" denied")
+		}
+	}
+	return s
+}
+
+// labTotals is the per-client totals table: which clients each strategy
+// throttles most.
+type labTotals struct {
+	app.Compo
+	Snap *totalsSnap
+}
+
+func (t *labTotals) Render() app.UI {
+	s := t.Snap
+	if s == nil {
+		return app.Section().Class("card totals")
+	}
+	cell := func(c sim.Counts) app.UI {
+		return app.Td().Class("num-cell").Body(
+			app.Span().Class("ok").Text(strconv.FormatInt(c.Allowed, 10)),
+			app.Span().Class("sep").Text(" / "),
+			app.Span().Class("no").Text(strconv.FormatInt(c.Denied, 10)),
+		)
+	}
+	head := []app.UI{app.Th().Text("client")}
+	for _, n := range s.Lanes {
+		head = append(head, app.Th().Text(n))
+	}
+	total := []app.UI{app.Th().Text("all " + plural(s.Clients, "client"))}
+	for _, c := range s.Totals {
+		total = append(total, cell(c))
+	}
+	top := []app.UI{app.Th().Text("throttles most")}
+	for _, x := range s.Top {
+		top = append(top, app.Td().Class("small").Text(x))
+	}
+	rows := []app.UI{app.Tr().Class("total").Body(total...), app.Tr().Class("top").Body(top...)}
+	for _, r := range s.Rows {
+		tds := []app.UI{app.Th().Class("mono").Text(r.Client)}
+		for _, c := range r.Cells {
+			tds = append(tds, cell(c))
+		}
+		rows = append(rows, app.Tr().Body(tds...))
+	}
+	more := ""
+	if s.Clients > len(s.Rows) {
+		more = " (the " + strconv.Itoa(len(s.Rows)) + " denied most of " + strconv.Itoa(s.Clients) + ")"
+	}
+	return app.Section().Class("card totals").Aria("label", "Per-client totals").Body(
+		app.H2().Text("Per-client totals: allowed / denied"+more),
+		app.Div().Class("table-wrap").Body(
+			app.Table().ID("totals").Body(app.THead().Body(app.Tr().Body(head...)), app.TBody().Body(rows...)),
+		),
+	)
+}

@@ -1,0 +1,409 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/limiter"
+)
+
+// labOptions bound the lab's memory: 4096 decisions per lane (20 s of the
+// strip at 200 requests/s) and one minute of 100 ms chart buckets.
+var labOptions = sim.Options{History: 4096}
+
+// NASA trace: where the page fetches it and what the UI says about it.
+const (
+	nasaURL    = "/web/data/nasa-1995-08-01.csv"
+	nasaLabel  = "NASA 1995 trace"
+	nasaSource = "Source: NASA Kennedy Space Center WWW server log, 1 August 1995, first 20,000 requests " +
+		"(Internet Traffic Archive, https://ita.ee.lbl.gov/html/contrib/NASA-HTTP.html); hosts replaced by ids. " +
+		"Terms: free redistribution; use for general traffic patterns only."
+)
+
+// labModel is the comparison lab's state, shared by its components: the
+// simulation, the scrubbed copy, and what the controls show next to
+// themselves. All logic lives in package sim; this only routes the UI's
+// actions to it and keeps the messages.
+type labModel struct {
+	lab   *sim.Lab
+	scrub *sim.Lab // the lab as it was at the scrubber's instant; nil when live
+
+	// version moves on every change; the lanes view redraws when it moves.
+	version uint64
+	// loads counts setups loaded from a link, so the controls redraw.
+	loads uint64
+
+	errs       map[string]string // control id → message shown next to it
+	linkErrs   []string          // what was wrong with the opened link
+	traceLabel string            // what is replayed besides the clients: "" or a name
+	traceInfo  string            // its source line
+
+	budgetL int
+	budgetW time.Duration
+	burstN  int
+	fireAs  string
+}
+
+func newLabModel() *labModel {
+	s := sim.DefaultSetup()
+	l, _ := sim.New(s, nil, labOptions)
+	return &labModel{lab: l, errs: map[string]string{}, budgetL: sim.DefaultLimit, budgetW: sim.DefaultWindow, burstN: 10}
+}
+
+// shown is the lab the lanes draw: the scrubbed copy, or the live lab.
+func (m *labModel) shown() *sim.Lab {
+	if m.scrub != nil {
+		return m.scrub
+	}
+	return m.lab
+}
+
+func (m *labModel) changed() { m.version++ }
+
+// setErr records err (or clears it when nil) for the control id and
+// reports whether there was no error.
+func (m *labModel) setErr(id string, err error) bool {
+	if err != nil {
+		m.errs[id] = err.Error()
+		return false
+	}
+	delete(m.errs, id)
+	return true
+}
+
+// live drops the scrubbed copy.
+func (m *labModel) live() {
+	if m.scrub != nil {
+		m.scrub = nil
+		m.changed()
+	}
+}
+
+// loadSetup replaces the lab with one for the link's query q: each part
+// that is wrong falls back to its default, and the messages are kept for
+// the banner. A trace named by the link is loaded by the caller.
+func (m *labModel) loadSetup(q map[string][]string) {
+	s, err := sim.DecodeSetup(q)
+	m.linkErrs = m.linkErrs[:0]
+	if err != nil {
+		for _, e := range unjoin(err) {
+			m.linkErrs = append(m.linkErrs, e.Error())
+		}
+	}
+	want := s.Trace
+	s.Trace = "" // the trace arrives later (fetched); the lab starts without it
+	l, err := sim.New(s, nil, labOptions)
+	if err != nil {
+		m.linkErrs = append(m.linkErrs, "link: "+err.Error()+"; using the default setup")
+		l, _ = sim.New(sim.DefaultSetup(), nil, labOptions)
+	}
+	m.lab, m.scrub = l, nil
+	m.traceLabel, m.traceInfo = "", ""
+	if want != "" {
+		m.traceLabel = "loading " + nasaLabel + "…"
+	}
+	clear(m.errs)
+	m.budgetL, m.budgetW = budgetOf(l.Setup())
+	m.loads++
+	m.changed()
+}
+
+// budgetOf guesses the "same budget" fields from the first lane.
+func budgetOf(s sim.Setup) (int, time.Duration) {
+	w := s.Worst
+	if len(s.Lanes) == 0 {
+		return sim.DefaultLimit, w
+	}
+	c := s.Lanes[0].Config
+	switch c.Kind {
+	case limiter.KindTokenBucket, limiter.KindGCRA:
+		return c.Burst, w
+	case limiter.KindLeakyBucket:
+		return c.Capacity, w
+	}
+	return c.Limit, c.Window
+}
+
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+// clients returns a copy of the setup's clients.
+func (m *labModel) clients() []sim.Client { return m.lab.Setup().Clients }
+
+// setClients replaces the clients (the run starts over).
+func (m *labModel) setClients(id string, cs []sim.Client) bool {
+	m.live()
+	ok := m.setErr(id, m.lab.SetTraffic(cs, m.lab.Setup().Seed))
+	m.changed()
+	return ok
+}
+
+// fireClient is the client a click or a burst sends as.
+func (m *labModel) fireClient() string {
+	cs := m.lab.Setup().Clients
+	for _, c := range cs {
+		if c.Name == m.fireAs {
+			return c.Name
+		}
+	}
+	if len(cs) > 0 {
+		return cs[0].Name
+	}
+	return "you"
+}
+
+// fire sends n requests now (a click, Space, or Burst ×N).
+func (m *labModel) fire(n int) {
+	m.resumeFromScrub()
+	m.setErr("fire", m.lab.Fire(m.fireClient(), n))
+	m.changed()
+}
+
+// resumeFromScrub makes the scrubbed copy the live lab (what happens after
+// the scrubbed instant is dropped), keeping the clock paused.
+func (m *labModel) resumeFromScrub() {
+	if m.scrub != nil {
+		m.lab, m.scrub = m.scrub, nil
+		m.changed()
+	}
+}
+
+// scrubTo shows every lane as it was at t (rebuilt by replaying).
+func (m *labModel) scrubTo(t sim.Instant) {
+	m.lab.Clock().Pause()
+	if t >= m.lab.Now() {
+		m.live()
+		return
+	}
+	c, err := m.lab.At(max(t, 0))
+	if m.setErr("scrub", err) {
+		m.scrub = c
+	}
+	m.changed()
+}
+
+// setSameBudget sets every lane to "limit per window".
+func (m *labModel) setSameBudget(limit int, window time.Duration) {
+	m.live()
+	if m.setErr("budget", m.lab.SetSameBudget(limit, window)) {
+		m.budgetL, m.budgetW = limit, window
+	}
+	m.changed()
+}
+
+// laneParam is one of a lane's two parameters.
+type laneParam struct {
+	Param
+	get func(limiter.Config) float64
+	set func(*limiter.Config, float64)
+}
+
+// laneParams returns the two parameters of kind, with element ids for lane i.
+func laneParams(i int, k limiter.Kind) [2]laneParam {
+	id := func(s string) string { return "lane-" + strconv.Itoa(i) + "-" + s }
+	switch k {
+	case limiter.KindTokenBucket, limiter.KindGCRA:
+		return [2]laneParam{
+			{Param{ID: id("p1"), Name: "rate", Unit: "tokens/s", Min: 0.01, Max: 10000, Step: 0.01, Log: true},
+				func(c limiter.Config) float64 { return c.Rate }, func(c *limiter.Config, v float64) { c.Rate = v }},
+			{Param{ID: id("p2"), Name: "burst", Unit: "tokens", Min: 1, Max: 10000, Step: 1, Integer: true, Log: true},
+				func(c limiter.Config) float64 { return float64(c.Burst) }, func(c *limiter.Config, v float64) { c.Burst = int(v) }},
+		}
+	case limiter.KindLeakyBucket:
+		return [2]laneParam{
+			{Param{ID: id("p1"), Name: "capacity", Unit: "requests", Min: 1, Max: 10000, Step: 1, Integer: true, Log: true},
+				func(c limiter.Config) float64 { return float64(c.Capacity) }, func(c *limiter.Config, v float64) { c.Capacity = int(v) }},
+			{Param{ID: id("p2"), Name: "leak interval", Unit: "ms", Min: 0.001, Max: 3600000, Step: 0.000001, Log: true},
+				func(c limiter.Config) float64 { return c.LeakInterval.Seconds() * 1000 },
+				func(c *limiter.Config, v float64) { c.LeakInterval = time.Duration(math.Round(v * 1e6)) }},
+		}
+	}
+	return [2]laneParam{
+		{Param{ID: id("p1"), Name: "limit", Unit: "requests", Min: 1, Max: 10000, Step: 1, Integer: true, Log: true},
+			func(c limiter.Config) float64 { return float64(c.Limit) }, func(c *limiter.Config, v float64) { c.Limit = int(v) }},
+		{Param{ID: id("p2"), Name: "window", Unit: "s", Min: 0.001, Max: 86400, Step: 0.001, Log: true},
+			func(c limiter.Config) float64 { return c.Window.Seconds() }, func(c *limiter.Config, v float64) { c.Window = Seconds(v) }},
+	}
+}
+
+// setLaneParam sets parameter p (0 or 1) of lane i to v; a value the
+// limiter refuses keeps the last good one and shows its message.
+func (m *labModel) setLaneParam(i, p int, v float64) {
+	m.live()
+	spec := m.lab.Setup().Lanes[i]
+	lp := laneParams(i, spec.Config.Kind)[p]
+	lp.set(&spec.Config, v)
+	m.setErr(lp.ID, m.lab.SetLane(i, spec))
+	m.changed()
+}
+
+// setLaneKind switches lane i to kind on the same-budget values.
+func (m *labModel) setLaneKind(i int, k limiter.Kind) {
+	m.live()
+	c, err := sim.SameBudget(k, m.budgetL, m.budgetW)
+	if err == nil {
+		spec := m.lab.Setup().Lanes[i]
+		spec.Config = c
+		err = m.lab.SetLane(i, spec)
+	}
+	m.setErr("lane-"+strconv.Itoa(i)+"-kind", err)
+	clear(m.errs) // parameter ids of the old kind no longer apply
+	m.setErr("lane-"+strconv.Itoa(i)+"-kind", err)
+	m.changed()
+}
+
+// laneAction runs one of the lane buttons.
+func (m *labModel) laneAction(i int, act string) {
+	m.live()
+	var err error
+	n := len(m.lab.Lanes())
+	switch act {
+	case "up":
+		if i > 0 {
+			err = m.lab.MoveLane(i, i-1)
+		}
+	case "down":
+		if i < n-1 {
+			err = m.lab.MoveLane(i, i+1)
+		}
+	case "dup":
+		err = m.lab.DuplicateLane(i)
+	case "remove":
+		err = m.lab.RemoveLane(i)
+	}
+	clear(m.errs)
+	m.setErr("lanes", err)
+	m.changed()
+}
+
+// addLane appends a lane: a preset's, or kind on the same budget.
+func (m *labModel) addLane(choice string) {
+	m.live()
+	var c limiter.Config
+	var err error
+	if p, ok := sim.PresetByID(strings.TrimPrefix(choice, "preset:")); ok && strings.HasPrefix(choice, "preset:") {
+		c = p.Config
+	} else {
+		c, err = sim.SameBudget(limiter.Kind(choice), m.budgetL, m.budgetW)
+	}
+	if err == nil {
+		err = m.lab.AddLane(sim.LaneSpec{Config: c})
+	}
+	m.setErr("lanes", err)
+	m.changed()
+}
+
+// presetOf returns the preset whose limits lane config has, if any.
+func presetOf(c limiter.Config) (sim.Preset, bool) {
+	for _, p := range sim.Presets() {
+		if p.Config == c {
+			return p, true
+		}
+	}
+	return sim.Preset{}, false
+}
+
+// patternParams are the parameters of a traffic pattern, for client j.
+type patternParam struct {
+	Param
+	get func(sim.Pattern) float64
+	set func(*sim.Pattern, float64)
+}
+
+func msOf(d time.Duration) float64 { return d.Seconds() * 1000 }
+func fromMs(v float64) time.Duration {
+	return time.Duration(math.Round(v * 1e6))
+}
+
+func patternParams(j int, k sim.PatternKind) []patternParam {
+	id := func(s string) string { return "client-" + strconv.Itoa(j) + "-" + s }
+	rate := patternParam{Param{ID: id("rate"), Name: "rate", Unit: "req/s", Min: 0, Max: sim.MaxRate, Step: 0.001},
+		func(p sim.Pattern) float64 { return p.Rate }, func(p *sim.Pattern, v float64) { p.Rate = v }}
+	switch k {
+	case sim.PatternSteady, sim.PatternPoisson:
+		return []patternParam{rate}
+	case sim.PatternOnOff:
+		return []patternParam{rate,
+			{Param{ID: id("on"), Name: "on", Unit: "ms", Min: 0, Max: 86400000, Step: 0.001},
+				func(p sim.Pattern) float64 { return msOf(p.On) }, func(p *sim.Pattern, v float64) { p.On = fromMs(v) }},
+			{Param{ID: id("off"), Name: "off", Unit: "ms", Min: 0, Max: 86400000, Step: 0.001},
+				func(p sim.Pattern) float64 { return msOf(p.Off) }, func(p *sim.Pattern, v float64) { p.Off = fromMs(v) }},
+		}
+	case sim.PatternRamp:
+		return []patternParam{rate,
+			{Param{ID: id("to"), Name: "to", Unit: "req/s", Min: 0, Max: sim.MaxRate, Step: 0.001},
+				func(p sim.Pattern) float64 { return p.To }, func(p *sim.Pattern, v float64) { p.To = v }},
+			{Param{ID: id("ramp"), Name: "over", Unit: "ms", Min: 0, Max: 86400000, Step: 0.001},
+				func(p sim.Pattern) float64 { return msOf(p.Ramp) }, func(p *sim.Pattern, v float64) { p.Ramp = fromMs(v) }},
+		}
+	case sim.PatternEdge:
+		return []patternParam{
+			{Param{ID: id("size"), Name: "burst", Unit: "req", Min: 1, Max: sim.MaxRate, Step: 1, Integer: true},
+				func(p sim.Pattern) float64 { return float64(p.Size) }, func(p *sim.Pattern, v float64) { p.Size = int(v) }},
+			{Param{ID: id("window"), Name: "window", Unit: "ms", Min: 0, Max: 86400000, Step: 0.001},
+				func(p sim.Pattern) float64 { return msOf(p.Window) }, func(p *sim.Pattern, v float64) { p.Window = fromMs(v) }},
+			{Param{ID: id("gap"), Name: "gap", Unit: "ms", Min: 0, Max: 86400000, Step: 0.001},
+				func(p sim.Pattern) float64 { return msOf(p.Gap) }, func(p *sim.Pattern, v float64) { p.Gap = fromMs(v) }},
+		}
+	}
+	return nil
+}
+
+// defaultPattern is a fresh pattern of kind k on the current budget.
+func (m *labModel) defaultPattern(k sim.PatternKind) sim.Pattern {
+	p := sim.Pattern{Kind: k}
+	r := float64(m.budgetL) / m.budgetW.Seconds()
+	switch k {
+	case sim.PatternSteady, sim.PatternPoisson:
+		p.Rate = r
+	case sim.PatternOnOff:
+		p.Rate, p.On, p.Off = 3*r, 2*time.Second, 3*time.Second
+	case sim.PatternRamp:
+		p.Rate, p.To, p.Ramp = 0, 3*r, 10*time.Second
+	case sim.PatternEdge:
+		p.Size, p.Window, p.Gap = m.budgetL, m.budgetW, m.budgetW/100
+	}
+	return p
+}
+
+// edgeAttack is the window-edge attack preset: one client, "mallory",
+// sending bursts of L just before and at every other boundary of W.
+func (m *labModel) edgeAttack() []sim.Client {
+	return []sim.Client{{Name: "mallory", Pattern: m.defaultPattern(sim.PatternEdge), Weight: 1}}
+}
+
+// newClientName returns the first unused name "client-N".
+func newClientName(cs []sim.Client) string {
+	for n := len(cs) + 1; ; n++ {
+		name := fmt.Sprintf("client-%d", n)
+		used := false
+		for _, c := range cs {
+			used = used || c.Name == name
+		}
+		if !used {
+			return name
+		}
+	}
+}
+
+// formatWorst is the worst-case line of a lane: "fixed window: 20 in 1 s at
+// 0.99–1.99 s".
+func formatWorst(k limiter.Kind, w sim.WorstCase) string {
+	if w.Units == 0 {
+		return k.Name() + ": nothing admitted yet"
+	}
+	return fmt.Sprintf("%s: %d in %s at %s–%s s", k.Name(), w.Units, FormatWindow(w.Window), secs(w.Start), secs(w.End))
+}
+
+// secs formats an instant in seconds with up to three decimals: 0.99, 12.
+func secs(t sim.Instant) string {
+	return strconv.FormatFloat(float64(t/time.Millisecond)/1000, 'f', -1, 64)
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/explain"
+)
+
+// learn is the /learn page: the guided lessons, the predict-then-reveal
+// quiz and the interview drill cards. Its state is the URL:
+// ?lesson=<id>, ?mode=quiz&seed=42 (also ?seed=42), ?mode=cards.
+type learn struct {
+	app.Compo
+
+	mode   string // "lessons", "quiz", "cards"
+	lesson string // open lesson's ID, "" for none
+	seed   uint64
+	origin string // for the quiz's shareable link
+}
+
+const (
+	modeLessons = "lessons"
+	modeQuiz    = "quiz"
+	modeCards   = "cards"
+)
+
+func (p *learn) OnNav(ctx app.Context) {
+	u := ctx.Page().URL()
+	q := u.Query()
+	p.mode, p.lesson = modeLessons, ""
+	if l, ok := explain.LessonByID(q.Get("lesson")); ok {
+		p.lesson = l.ID
+	}
+	switch q.Get("mode") {
+	case modeQuiz:
+		p.mode = modeQuiz
+	case modeCards:
+		p.mode = modeCards
+	case "":
+		if q.Has("seed") {
+			p.mode = modeQuiz
+		}
+	}
+	if app.IsClient {
+		p.origin = app.Window().Get("location").Get("origin").String()
+	}
+	if p.mode != modeQuiz {
+		return
+	}
+	seed, err := strconv.ParseUint(q.Get("seed"), 10, 64)
+	if err != nil || !q.Has("seed") {
+		// A fresh seed, written into the URL so the link can be shared.
+		seed = uint64(time.Now().UnixNano()%100000) + 1
+		nu := *u
+		v := url.Values{"mode": {modeQuiz}, "seed": {strconv.FormatUint(seed, 10)}}
+		nu.RawQuery = v.Encode()
+		ctx.Page().ReplaceURL(&nu)
+	}
+	p.seed = seed
+}
+
+// quizLink is the shareable link to the quiz with seed.
+func quizLink(origin string, seed uint64) string {
+	return origin + "/learn?mode=quiz&seed=" + strconv.FormatUint(seed, 10)
+}
+
+func (p *learn) Render() app.UI {
+	var body app.UI
+	switch p.mode {
+	case modeQuiz:
+		body = &quizView{Seed: p.seed, Link: quizLink(p.origin, p.seed)}
+	case modeCards:
+		body = &cardsView{}
+	default:
+		body = p.lessons()
+	}
+	return app.Div().Class("page learn-page").Body(
+		app.Header().Class("top").Body(
+			app.Img().Class("logo").Src("/web/icon.svg").Alt(""),
+			app.Div().Class("top-text").Body(
+				app.H1().Text("Learn rate limiting"),
+				app.P().Class("tagline").Text("Guided lessons on the real limiter, a predict-then-reveal quiz, and interview drill cards. Every number is worked out by the limiter itself."),
+			),
+			navLinks("learn"),
+			&siteTools{},
+		),
+		app.Nav().Class("tabs").Aria("label", "Learn sections").Body(
+			p.tab(modeLessons, "/learn", "Guided lessons"),
+			p.tab(modeQuiz, "/learn?mode=quiz", "Quiz: predict, then reveal"),
+			p.tab(modeCards, "/learn?mode=cards", "Interview drill cards"),
+		),
+		app.Main().ID("learn-main").Body(body),
+		app.Footer().Class("foot").Body(
+			app.Text("Lessons run the ratelab limiter package compiled to WebAssembly on a simulated clock (nothing leaves this page). Keyboard: Tab to a request mark, Enter to explain it; ? lists the shortcuts."),
+		),
+	)
+}
+
+func (p *learn) tab(mode, href, text string) app.UI {
+	a := app.A().ID("tab-" + mode).Class("tab").Href(href).Text(text)
+	if p.mode == mode {
+		a = a.Class("tab on").Aria("current", "page")
+	}
+	return a
+}
+
+func (p *learn) lessons() app.UI {
+	ls := explain.Lessons()
+	var open app.UI = app.Section().ID("lesson-intro").Class("card lesson").Body(
+		app.H2().Text("Seven guided lessons"),
+		app.P().Text("Each lesson is a preset scenario on the real limiter: read what to watch, run it, then see the check of what you should have seen. Click any ✓ or ✕ request mark (or Tab to it and press Enter) to see that decision worked out with its numbers and the Go code that took it."),
+		app.P().Body(app.A().ID("start-lesson").Href("/learn?lesson="+ls[0].ID).Text("Start with lesson 1: "+ls[0].Title+" →")),
+	)
+	if p.lesson != "" {
+		open = &lessonView{ID: p.lesson}
+	}
+	return app.Div().Class("learn-layout").Body(
+		app.Nav().Class("card lesson-nav").Aria("label", "Lessons").Body(
+			app.H2().Text("Lessons"),
+			app.Ol().ID("lesson-list").Class("lesson-list").Body(
+				app.Range(ls).Slice(func(i int) app.UI {
+					l := ls[i]
+					a := app.A().ID("lesson-link-" + l.ID).Href("/learn?lesson=" + l.ID).Text(l.Title)
+					if l.ID == p.lesson {
+						a = a.Class("on").Aria("current", "page")
+					}
+					return app.Li().Body(a)
+				}),
+			),
+		),
+		open,
+	)
+}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/ratelab/ratelab/app/explain"
+)
+
+// TestLessonRuns plays every lesson the way the page does (lab lessons
+// frame by frame through sim) and checks that explain's check passes, and
+// which lessons the page draws as lanes of request marks.
+func TestLessonRuns(t *testing.T) {
+	lab := map[string]bool{"burst-vs-rate": true, "boundary-burst": true, "queue-vs-meter": true}
+	for _, l := range explain.Lessons() {
+		r := newLessonRun(l)
+		if r.err != nil {
+			t.Fatalf("%s: %v", l.ID, r.err)
+		}
+		if r.isLab() != lab[l.ID] {
+			t.Errorf("%s: drawn as lanes %v; want %v", l.ID, r.isLab(), lab[l.ID])
+		}
+		r.start()
+		for step := l.Until / 37; !r.done; {
+			r.advance(r.now() + step)
+		}
+		want, _ := l.Run()
+		_, wantMsg := l.Check(want)
+		if !r.ok || r.msg != wantMsg {
+			t.Errorf("%s: check %v %q; want true %q", l.ID, r.ok, r.msg, wantMsg)
+		}
+	}
+}
+
+// TestMarkLabel checks a request mark's accessible name and the inspector
+// behind it for lesson 1's request 15.
+func TestMarkLabel(t *testing.T) {
+	l, _ := explain.LessonByID("burst-vs-rate")
+	r := newLessonRun(l)
+	r.start()
+	r.finish()
+	e, rec, err := r.explainMark(0, 14)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := markLabel(14, rec); got != "request 15 at 0.70 s: denied" {
+		t.Errorf("label %q", got)
+	}
+	if e.Verdict != "denied: retry after 100ms (HTTP 429, Retry-After: 1)" {
+		t.Errorf("verdict %q", e.Verdict)
+	}
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/explain"
+)
+
+// cardsView is the interview drill: each card's question, its model answer
+// on request, and a link into the lesson that demonstrates it.
+type cardsView struct {
+	app.Compo
+	open map[string]bool
+}
+
+func (v *cardsView) Render() app.UI {
+	cards := explain.Cards()
+	return app.Section().ID("cards").Class("card").Body(
+		app.H2().Text("Interview drill cards"),
+		app.P().Class("hint").Text("Answer out loud first, then compare with the model answer, then watch the lesson that demonstrates it."),
+		app.Ol().Class("cards").Body(
+			app.Range(cards).Slice(func(i int) app.UI {
+				c := cards[i]
+				open := v.open[c.ID]
+				l, _ := explain.LessonByID(c.Lesson)
+				btn := "Show model answer"
+				if open {
+					btn = "Hide model answer"
+				}
+				return app.Li().ID("card-"+c.ID).Class("drill").Body(
+					app.H3().Class("drill-q").Text(c.Question),
+					app.Div().Class("row").Body(
+						app.Button().ID("card-toggle-"+c.ID).Class("btn").Aria("expanded", open).Aria("controls", "card-answer-"+c.ID).
+							Text(btn).OnClick(v.toggle(c.ID), c.ID),
+						app.A().ID("card-lesson-"+c.ID).Href("/learn?lesson="+c.Lesson).
+							Text("See it in lesson "+strconv.Itoa(l.Number)+": "+l.Title+" →"),
+					),
+					app.Div().ID("card-answer-"+c.ID).Class("drill-a").Hidden(!open).Body(app.P().Text(c.Answer)),
+				)
+			}),
+		),
+	)
+}
+
+func (v *cardsView) toggle(id string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		if v.open == nil {
+			v.open = map[string]bool{}
+		}
+		v.open[id] = !v.open[id]
+	}
+}

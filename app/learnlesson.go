@@ -1,0 +1,341 @@
+package main
+
+import (
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/explain"
+	"github.com/ratelab/ratelab/app/sim"
+)
+
+// lessonFrame is the period of a playing lesson's animation loop.
+const lessonFrame = 50 * time.Millisecond
+
+// lessonView is one open lesson: its texts, the run (lane strips of ✓ / ✕
+// marks for a lab lesson, the result table otherwise), the check, and the
+// inspector for a selected request.
+type lessonView struct {
+	app.Compo
+	ID string
+
+	run      *lessonRun
+	lastReal time.Time
+	pending  atomic.Bool
+	sel      struct{ lane, k int } // selected mark, k < 0 for none
+	selExp   explain.Explanation
+	selErr   string
+}
+
+func (v *lessonView) ensure() *lessonRun {
+	if v.run == nil || v.run.lesson.ID != v.ID {
+		l, _ := explain.LessonByID(v.ID)
+		v.run = newLessonRun(l)
+		v.sel.k = -1
+		v.selErr = ""
+	}
+	return v.run
+}
+
+func (v *lessonView) OnMount(ctx app.Context) {
+	v.ensure()
+	if !app.IsClient {
+		return
+	}
+	go func() {
+		t := time.NewTicker(lessonFrame)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if v.pending.CompareAndSwap(false, true) {
+					ctx.Dispatch(v.frame)
+				}
+			}
+		}
+	}()
+}
+
+// frame advances a playing lab lesson by the real time elapsed (clamped:
+// background tabs throttle timers).
+func (v *lessonView) frame(ctx app.Context) {
+	v.pending.Store(false)
+	r := v.ensure()
+	now := time.Now()
+	dt := min(now.Sub(v.lastReal), 200*time.Millisecond)
+	v.lastReal = now
+	if r.lab == nil || !r.played || r.done || r.err != nil {
+		ctx.PreventUpdate()
+		return
+	}
+	r.advance(r.now() + time.Duration(float64(dt)*r.speed()) + 1)
+}
+
+func (v *lessonView) onRun(ctx app.Context, e app.Event) {
+	r := v.ensure()
+	r.start()
+	v.lastReal = time.Now()
+	v.sel.k = -1
+}
+
+func (v *lessonView) onSkip(ctx app.Context, e app.Event) { v.ensure().finish() }
+
+// announce feeds the live region: the counts while playing, then the check.
+func (v *lessonView) announce() (int, string) {
+	r := v.ensure()
+	seq := r.decisions()
+	if r.done {
+		seq = -seq - 1
+	}
+	return seq, r.announcement()
+}
+
+func (v *lessonView) Render() app.UI {
+	r := v.ensure()
+	l := r.lesson
+	runText := "▶ Run the lesson"
+	if r.played {
+		runText = "↻ Run it again"
+	}
+	return app.Article().ID("lesson").Class("card lesson").DataSet("lesson", l.ID).Body(
+		app.H2().ID("lesson-title").Class("lesson-title").Text("Lesson "+strconv.Itoa(l.Number)+": "+l.Title),
+		app.Dl().Class("lesson-texts").Body(
+			app.Dt().Text("What to watch"), app.Dd().ID("lesson-watch").Text(l.Watch),
+			app.Dt().Text("What it shows"), app.Dd().ID("lesson-shows").Text(l.Shows),
+			app.Dt().Text("The interview point"), app.Dd().ID("lesson-interview").Text(l.Interview),
+		),
+		app.Div().Class("row").Body(
+			app.Button().ID("lesson-run").Class("btn primary").Text(runText).OnClick(v.onRun),
+			app.If(r.played && !r.done && r.lab != nil, app.Button().ID("lesson-skip").Class("btn").Text("⏭ Skip to the end").OnClick(v.onSkip)),
+			app.If(r.lab != nil, app.Span().ID("lesson-clock").Class("mono hint").Text("t = "+secs2(r.now())+" of "+secs2(l.Until))),
+		),
+		app.If(r.err != nil, app.P().ID("lesson-error").Class("param-error").Role("alert").Text("⚠ "+errText(r.err))),
+		when(r.lab != nil, v.lanes),
+		when(r.lab == nil && r.played, v.table),
+		when(r.done && r.err == nil, v.check),
+		when(r.lab != nil && v.sel.k >= 0, v.inspectorUI),
+		&announcer{Source: v.announce},
+	)
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func (v *lessonView) check() app.UI {
+	r := v.run
+	cls, head := "check pass", "✓ Check passed: this is what you should have seen"
+	if !r.ok {
+		cls, head = "check fail", "✕ Check failed: this is not what the lesson expects"
+	}
+	return app.Section().ID("lesson-check").Class(cls).DataSet("ok", r.ok).Aria("label", "What you should have seen").Body(
+		app.P().ID("lesson-check-head").Class("check-head").Text(head),
+		app.P().ID("lesson-check-msg").Text(r.msg),
+	)
+}
+
+// lanes draws each lane of the lab as a strip of request marks, in order,
+// with a label at each second; the marks are buttons for the inspector.
+func (v *lessonView) lanes() app.UI {
+	r := v.run
+	lanes := r.lab.Lanes()
+	return app.Div().ID("lesson-lanes").Class("lesson-lanes").
+		OnClick(v.onMark).OnKeyDown(v.onMarkKey).Body(
+		app.Div().Class("legend").Body(
+			app.Span().Class("key ok").Text("✓ allowed (circle)"),
+			app.Span().Class("key no").Text("✕ denied (square)"),
+			app.Span().Class("hint").Text("Click a mark, or Tab to it and press Enter, to see why."),
+		),
+		app.Range(lanes).Slice(func(i int) app.UI {
+			return v.laneStrip(i, lanes[i])
+		}),
+	)
+}
+
+func (v *lessonView) laneStrip(i int, ln *sim.Lane) app.UI {
+	r := v.run
+	spec := ln.Spec()
+	tot := ln.Total()
+	hist := ln.History(nil)
+	shaping := i < len(r.lesson.Shaping) && r.lesson.Shaping[i]
+	title := spec.Config.String()
+	if i < len(r.lesson.Shaping) {
+		if shaping {
+			title += " · as a queue (nginx without nodelay)"
+		} else {
+			title += " · as a meter (nginx nodelay)"
+		}
+	}
+	marks := make([]app.UI, 0, len(hist)+8)
+	sec := time.Duration(-1)
+	for k, rec := range hist {
+		if s := rec.At.Truncate(time.Second); s != sec {
+			sec = s
+			marks = append(marks, app.Span().Class("sec").Aria("hidden", true).Text(strconv.Itoa(int(s/time.Second))+" s"))
+		}
+		cls, sym := "mark ok", "✓"
+		if !rec.Allowed {
+			cls, sym = "mark no", "✕"
+		}
+		if v.sel.lane == i && v.sel.k == k {
+			cls += " sel"
+		}
+		marks = append(marks, app.Span().ID("mark-"+strconv.Itoa(i)+"-"+strconv.Itoa(k)).Class(cls).
+			Role("button").TabIndex(0).Aria("label", markLabel(k, rec)).Title(markLabel(k, rec)).
+			DataSet("lane", i).DataSet("k", k).Text(sym))
+	}
+	wc := ln.Worst()
+	return app.Section().ID("lstrip-"+strconv.Itoa(i)).Class("lstrip").Aria("label", "Lane "+strconv.Itoa(i+1)+": "+title).Body(
+		app.Div().Class("lstrip-head").Body(
+			app.Span().Class("lane-num").Text(strconv.Itoa(i+1)),
+			app.Span().Class("lstrip-title").Text(title),
+			app.Span().Class("lstrip-counts").Body(
+				app.Span().ID("lstrip-"+strconv.Itoa(i)+"-allowed").Class("ok").Text("✓ "+strconv.FormatInt(tot.Allowed, 10)+" allowed"),
+				app.Span().ID("lstrip-"+strconv.Itoa(i)+"-denied").Class("no").Text("✕ "+strconv.FormatInt(tot.Denied, 10)+" denied"),
+				app.Span().ID("lstrip-"+strconv.Itoa(i)+"-worst").Class("hint").Text("busiest "+wcLen(r.lesson)+": "+strconv.FormatInt(wc.Units, 10)),
+			),
+		),
+		app.Div().Class("marks").Body(marks...),
+	)
+}
+
+// wcLen is the worst-case window of a lab lesson: "1 s".
+func wcLen(l explain.Lesson) string {
+	if l.Setup == nil || l.Setup.Worst <= 0 {
+		return "1 s"
+	}
+	return FormatWindow(l.Setup.Worst)
+}
+
+// markAt reads the mark an event's target is on, if any.
+func markAt(e app.Event) (lane, k int, ok bool) {
+	t := e.Get("target")
+	if !t.Truthy() {
+		return 0, 0, false
+	}
+	ds := t.Get("dataset")
+	if !ds.Truthy() || !ds.Get("k").Truthy() {
+		return 0, 0, false
+	}
+	lane, err1 := strconv.Atoi(ds.Get("lane").String())
+	k, err2 := strconv.Atoi(ds.Get("k").String())
+	return lane, k, err1 == nil && err2 == nil
+}
+
+func (v *lessonView) onMark(ctx app.Context, e app.Event) {
+	lane, k, ok := markAt(e)
+	if !ok {
+		ctx.PreventUpdate()
+		return
+	}
+	v.selectMark(ctx, lane, k)
+}
+
+func (v *lessonView) onMarkKey(ctx app.Context, e app.Event) {
+	key := e.Get("key").String()
+	lane, k, ok := markAt(e)
+	switch {
+	case ok && (key == "Enter" || key == " "):
+		e.PreventDefault()
+		v.selectMark(ctx, lane, k)
+	case key == "Escape" && v.sel.k >= 0:
+		v.closeInspector(ctx)
+	default:
+		ctx.PreventUpdate()
+	}
+}
+
+func (v *lessonView) selectMark(ctx app.Context, lane, k int) {
+	v.sel.lane, v.sel.k = lane, k
+	exp, _, err := v.run.explainMark(lane, k)
+	v.selExp, v.selErr = exp, errText(err)
+	ctx.Defer(func(app.Context) {
+		if el := app.Window().GetElementByID("insp-title"); el.Truthy() {
+			el.Call("scrollIntoView", map[string]any{"block": "nearest"})
+		}
+	})
+}
+
+func (v *lessonView) closeInspector(ctx app.Context) {
+	id := "mark-" + strconv.Itoa(v.sel.lane) + "-" + strconv.Itoa(v.sel.k)
+	v.sel.k = -1
+	ctx.Defer(func(app.Context) {
+		if el := app.Window().GetElementByID(id); el.Truthy() {
+			el.Call("focus")
+		}
+	})
+}
+
+func (v *lessonView) inspectorUI() app.UI {
+	if v.selErr != "" {
+		return app.P().ID("inspector").Class("param-error").Role("alert").Text("⚠ " + v.selErr)
+	}
+	hist := v.run.lab.Lanes()[v.sel.lane].History(nil)
+	heading := "Why: lane " + strconv.Itoa(v.sel.lane+1) + ", " + markLabel(v.sel.k, hist[v.sel.k])
+	return &inspector{Key: strconv.Itoa(v.sel.lane) + "/" + strconv.Itoa(v.sel.k), Heading: heading, Exp: v.selExp,
+		OnClose: v.closeInspector}
+}
+
+// table draws an own-simulation lesson's result: its facts and its table.
+func (v *lessonView) table() app.UI {
+	r := v.run
+	res := r.result
+	return app.Div().ID("lesson-result").Class("lesson-result").Body(
+		app.Ul().ID("lesson-facts").Class("facts").Body(
+			app.Range(res.Facts).Slice(func(i int) app.UI { return app.Li().Text(res.Facts[i].Text) }),
+		),
+		app.Div().Class("table-wrap result-wrap").TabIndex(0).Aria("label", "Lesson table, scrollable").Body(
+			app.Table().ID("lesson-table").Class("result-table").Body(
+				app.THead().Body(app.Tr().Body(
+					app.Range(res.Columns).Slice(func(i int) app.UI { return app.Th().Scope("col").Text(res.Columns[i]) }),
+				)),
+				app.TBody().Body(
+					app.Range(res.Rows).Slice(func(i int) app.UI {
+						row := res.Rows[i]
+						return app.Tr().Body(app.Range(row).Slice(func(j int) app.UI {
+							c := row[j]
+							return app.Td().Class(cellClass(c)).Text(cellText(c))
+						}))
+					}),
+				),
+			),
+		),
+	)
+}
+
+// cellClass and cellText tell allowed and denied cells by symbol as well as
+// colour.
+func cellClass(c string) string {
+	switch {
+	case len(c) >= 7 && c[:7] == "allowed":
+		return "ok"
+	case len(c) >= 6 && c[:6] == "denied":
+		return "no"
+	}
+	return ""
+}
+
+func cellText(c string) string {
+	switch cellClass(c) {
+	case "ok":
+		return "✓ " + c
+	case "no":
+		return "✕ " + c
+	}
+	return c
+}
+
+// when renders f() only when cond holds: app.If evaluates its argument
+// even when the condition is false.
+func when(cond bool, f func() app.UI) app.UI {
+	if !cond {
+		return app.If(false, nil)
+	}
+	return f()
+}

@@ -1,0 +1,283 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/explain"
+	"github.com/ratelab/ratelab/app/sim"
+)
+
+// quizSetup is the configuration and traffic the quiz asks about: the
+// comparison lab's default lanes and clients.
+func quizSetup() sim.Setup { return sim.DefaultSetup() }
+
+// quizView is the predict-then-reveal quiz for one seed: the clock pauses
+// before each asked request, the learner predicts, the reveal shows the
+// inspector; a running score and streak, and a review of mistakes.
+type quizView struct {
+	app.Compo
+	Seed uint64
+	Link string
+
+	quiz     *explain.Quiz
+	lab      *sim.Lab // the same traffic, run past the last question, for context
+	err      string
+	choice   string // "allowed", "denied" or ""
+	tokens   string
+	formErr  string
+	feedback *explain.Feedback
+	said     string // the last prediction, in words
+}
+
+func (v *quizView) ensure() {
+	if v.quiz != nil && v.quiz.Seed == v.Seed {
+		return
+	}
+	v.quiz, v.lab, v.err, v.feedback, v.choice, v.tokens, v.formErr = nil, nil, "", nil, "", "", ""
+	q, err := explain.NewQuiz(quizSetup(), v.Seed)
+	if err != nil {
+		v.err = err.Error()
+		return
+	}
+	v.quiz = q
+	lab, err := sim.New(quizSetup(), nil, sim.Options{History: 4096})
+	if err == nil {
+		err = lab.AdvanceTo(explain.QuizHorizon)
+	}
+	if err == nil {
+		v.lab = lab
+	}
+}
+
+func (v *quizView) restart(ctx app.Context, e app.Event) {
+	v.quiz = nil
+	v.ensure()
+}
+
+func (v *quizView) Render() app.UI {
+	v.ensure()
+	head := app.Div().Class("quiz-head").Body(
+		app.H2().Text("Quiz: predict, then reveal"),
+		app.P().Class("hint").Text("Questions come from the comparison lab's default lanes and traffic, drawn with the seed below: the same link gives every student the same questions."),
+		app.Div().Class("row share-row").Body(
+			app.Label().For("quiz-link").Class("inline-label").Text("Share these questions:"),
+			app.Input().ID("quiz-link").Class("text share").ReadOnly(true).Value(v.Link),
+			app.Span().ID("quiz-seed").Class("badge run").Text("seed "+strconv.FormatUint(v.Seed, 10)),
+		),
+	)
+	if v.err != "" {
+		return app.Section().ID("quiz").Class("card quiz").Body(head, app.P().ID("quiz-error").Class("param-error").Role("alert").Text("⚠ "+v.err))
+	}
+	q := v.quiz
+	var body app.UI
+	switch {
+	case v.feedback != nil:
+		body = v.reveal()
+	case q.Done():
+		body = v.results()
+	default:
+		body = v.ask()
+	}
+	return app.Section().ID("quiz").Class("card quiz").Body(
+		head,
+		v.scoreBar(),
+		body,
+	)
+}
+
+func (v *quizView) scoreBar() app.UI {
+	q := v.quiz
+	n := len(q.Questions)
+	at := n
+	if cur, ok := q.Current(); ok {
+		at = cur.Number
+		if v.feedback != nil {
+			at = v.feedback.Question.Number
+		}
+	} else if v.feedback != nil {
+		at = v.feedback.Question.Number
+	}
+	return app.Div().Class("stats quiz-stats").Body(
+		stat("Question", app.Span().ID("quiz-progress").Class("big").Text(strconv.Itoa(at)+" of "+strconv.Itoa(n))),
+		stat("Score", app.Span().ID("quiz-score").Class("big").Text(strconv.Itoa(q.Score)+" / "+strconv.Itoa(q.MaxScore))),
+		stat("Streak", app.Span().ID("quiz-streak").Class("big").Text(strconv.Itoa(q.Streak))),
+		stat("Best streak", app.Span().ID("quiz-best").Class("big").Text(strconv.Itoa(q.Best))),
+	)
+}
+
+// ask shows the paused clock, the lane's earlier decisions for context,
+// and the prediction form.
+func (v *quizView) ask() app.UI {
+	qu, _ := v.quiz.Current()
+	return app.Div().ID("quiz-form").Class("quiz-q").Body(
+		app.P().ID("quiz-paused").Class("badge pause").Text("⏸ clock paused at "+secs2(qu.Request.At)+", just before this request"),
+		app.P().ID("quiz-prompt").Class("quiz-prompt").Text(qu.Prompt),
+		v.context(qu),
+		app.FieldSet().Class("guess").Body(
+			app.Legend().Text("Your prediction"),
+			app.Label().Class("choice").Body(
+				app.Input().Type("radio").Name("quiz-guess").ID("quiz-allowed").Value("allowed").Checked(v.choice == "allowed").
+					OnChange(v.onChoice("allowed")),
+				app.Text(" ✓ allowed"),
+			),
+			app.Label().Class("choice").Body(
+				app.Input().Type("radio").Name("quiz-guess").ID("quiz-denied").Value("denied").Checked(v.choice == "denied").
+					OnChange(v.onChoice("denied")),
+				app.Text(" ✕ denied"),
+			),
+			app.If(qu.AskTokens, app.Div().Class("row").Body(
+				app.Label().For("quiz-tokens").Class("inline-label").Text("Tokens left after it:"),
+				app.Input().Type("number").ID("quiz-tokens").Class("num").Min(0).Step(0.01).Value(v.tokens).
+					OnInput(func(ctx app.Context, e app.Event) { v.tokens = ctx.JSSrc().Get("value").String() }),
+				app.Span().Class("unit").Text("tokens (2 decimals, rounded down)"),
+			)),
+		),
+		app.If(v.formErr != "", app.P().ID("quiz-form-error").Class("param-error").Role("alert").Text("⚠ "+v.formErr)),
+		app.Div().Class("row").Body(
+			app.Button().ID("quiz-reveal").Type("button").Class("btn primary").Text("Reveal").OnClick(v.onReveal),
+		),
+	)
+}
+
+func (v *quizView) onChoice(c string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) { v.choice, v.formErr = c, "" }
+}
+
+// context lists the decisions this client got from the same lane just
+// before the question (the lab runs the same traffic through real limiters).
+func (v *quizView) context(qu explain.Question) app.UI {
+	if v.lab == nil || qu.Lane >= len(v.lab.Lanes()) {
+		return app.Text("")
+	}
+	hist := v.lab.Lanes()[qu.Lane].History(nil)
+	var prev []sim.Record
+	for i := min(qu.Index, len(hist)) - 1; i >= 0 && len(prev) < 5; i-- {
+		if hist[i].Client == qu.Request.Client {
+			prev = append(prev, hist[i])
+		}
+	}
+	if len(prev) == 0 {
+		return app.P().ID("quiz-context").Class("hint").Text("This is " + qu.Request.Client + "'s first request to this lane: its limiter starts fresh.")
+	}
+	return app.Div().ID("quiz-context").Class("quiz-context").Body(
+		app.P().Class("hint").Text("What "+qu.Request.Client+" got from lane "+strconv.Itoa(qu.Lane+1)+" just before (latest first):"),
+		app.Ul().Class("log").Body(app.Range(prev).Slice(func(i int) app.UI {
+			rec := prev[i]
+			verdict, cls, detail := "✓ allowed", "decision ok", remaining(rec.Remaining)
+			if !rec.Allowed {
+				verdict, cls, detail = "✕ denied", "decision no", "retry after "+FormatRetry(rec.RetryAfter)
+			}
+			return app.Li().Class(cls).Body(
+				app.Span().Class("at mono").Text("t = "+FormatClock(rec.At)),
+				app.Span().Class("verdict").Text(verdict),
+				app.Span().Class("detail").Text(detail),
+			)
+		})),
+	)
+}
+
+func (v *quizView) onReveal(ctx app.Context, e app.Event) {
+	qu, ok := v.quiz.Current()
+	if !ok {
+		return
+	}
+	if v.choice == "" {
+		v.formErr = "pick allowed or denied first"
+		return
+	}
+	g := explain.Guess{Allowed: v.choice == "allowed"}
+	if qu.AskTokens {
+		x, err := strconv.ParseFloat(strings.TrimSpace(v.tokens), 64)
+		if err != nil || x < 0 {
+			v.formErr = "tokens left " + strconv.Quote(v.tokens) + " is not a number; want 0 or more, to 2 decimals"
+			return
+		}
+		g.Tokens = x
+	}
+	f, err := v.quiz.Answer(g)
+	if err != nil {
+		v.formErr = err.Error()
+		return
+	}
+	v.feedback, v.formErr, v.said = &f, "", v.choice
+	if qu.AskTokens {
+		v.said += ", " + strconv.FormatFloat(g.Tokens, 'f', -1, 64) + " tokens left"
+	}
+	ctx.Defer(func(app.Context) {
+		if el := app.Window().GetElementByID("quiz-next"); el.Truthy() {
+			el.Call("focus")
+		}
+	})
+}
+
+func (v *quizView) reveal() app.UI {
+	f := v.feedback
+	qu := f.Question
+	cls, head := "check pass", "✓ Right"
+	if !f.Correct {
+		cls, head = "check fail", "✕ Not quite"
+	}
+	if f.AllowedRight && !f.TokensRight {
+		head = "½ Decision right, tokens wrong"
+	}
+	next := "Next question →"
+	if v.quiz.Done() {
+		next = "See your results →"
+	}
+	return app.Div().ID("quiz-reveal-panel").Body(
+		app.P().ID("quiz-prompt").Class("quiz-prompt").Text(qu.Prompt),
+		app.Div().ID("quiz-feedback").Class(cls).Role("status").Body(
+			app.P().Class("check-head").Text(head+": +"+strconv.Itoa(f.Points)+" point"+plural1(f.Points)),
+			app.P().ID("quiz-said").Text("You said: "+v.said+"."),
+			app.P().ID("quiz-answer").Text("The answer: "+qu.Answer()+"."),
+		),
+		&inspector{Key: "quiz-" + strconv.Itoa(qu.Number), Heading: "Why: question " + strconv.Itoa(qu.Number) + " worked out", Exp: qu.Explanation},
+		app.Div().Class("row").Body(
+			app.Button().ID("quiz-next").Class("btn primary").Text(next).
+				OnClick(func(ctx app.Context, e app.Event) { v.feedback, v.choice, v.tokens = nil, "", "" }),
+		),
+	)
+}
+
+func plural1(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func (v *quizView) results() app.UI {
+	q := v.quiz
+	return app.Div().ID("quiz-results").Body(
+		app.P().ID("quiz-final").Class("check pass check-head").Text("Final score "+strconv.Itoa(q.Score)+" of "+strconv.Itoa(q.MaxScore)+
+			" · best streak "+strconv.Itoa(q.Best)+" · "+strconv.Itoa(len(q.Mistakes))+" to review"),
+		app.H3().Text("Review your mistakes"),
+		app.If(len(q.Mistakes) == 0, app.P().Text("None: every prediction was right.")),
+		app.Ol().ID("quiz-mistakes").Class("mistakes").Body(
+			app.Range(q.Mistakes).Slice(func(i int) app.UI {
+				m := q.Mistakes[i]
+				said := "denied"
+				if m.Guess.Allowed {
+					said = "allowed"
+				}
+				if m.Question.AskTokens {
+					said += ", " + strconv.FormatFloat(m.Guess.Tokens, 'f', -1, 64) + " tokens left"
+				}
+				return app.Li().Body(
+					app.P().Class("quiz-prompt").Text("Question "+strconv.Itoa(m.Question.Number)+": "+m.Question.Prompt),
+					app.P().Body(app.Span().Class("no").Text("✕ you said "+said), app.Text(" · "), app.Span().Class("ok").Text("✓ answer: "+m.Question.Answer())),
+					app.Details().Body(
+						app.Summary().Text("Why (worked out)"),
+						app.Pre().Class("mono why").Text(m.Question.Explanation.Text()),
+					),
+				)
+			}),
+		),
+		app.Div().Class("row").Body(
+			app.Button().ID("quiz-again").Class("btn").Text("↻ Same questions again").OnClick(v.restart),
+			app.A().ID("quiz-new").Class("btn").Href("/learn?mode=quiz&seed="+strconv.FormatUint(v.Seed+1, 10)).Text("New questions (seed "+strconv.FormatUint(v.Seed+1, 10)+")"),
+		),
+	)
+}
