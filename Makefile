@@ -26,12 +26,17 @@ run: build
 ## test: install what the tests need, then vet, unit, wasm, property and browser tests
 test: deps vet unit wasm-test fuzz e2e
 
-## deps: Debian's Chromium for the browser tests (apt-get, only when missing)
+## deps: Debian's Chromium (browser tests) and Node.js with npm (wasm tests, axe-core), with
+## apt-get, only when missing; Go modules; axe-core from the npm registry
 deps:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "installing chromium with apt-get"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@command -v chromium >/dev/null 2>&1 && command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || { \
+	  echo "installing chromium, nodejs and npm with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    $$(command -v chromium >/dev/null 2>&1 || echo chromium) \
+	    $$(command -v node >/dev/null 2>&1 || echo nodejs) \
+	    $$(command -v npm >/dev/null 2>&1 || echo npm) >/dev/null; }
 	@command -v chromium >/dev/null 2>&1 || { echo "chromium is missing and could not be installed"; exit 1; }
+	@command -v node >/dev/null 2>&1 || { echo "node is missing and could not be installed"; exit 1; }
 	$(GO) mod download
 	@test -f testout/npm/node_modules/axe-core/axe.min.js || npm install --no-save --no-audit --no-fund --prefix testout/npm axe-core@4
 
