@@ -177,20 +177,7 @@ func (a *announcer) OnMount(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}
-	go func() {
-		t := time.NewTicker(250 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if a.pending.CompareAndSwap(false, true) {
-					ctx.Dispatch(a.poll)
-				}
-			}
-		}
-	}()
+	frameLoop(ctx, 250*time.Millisecond, &a.pending, a.poll)
 }
 
 func (a *announcer) poll(ctx app.Context) {

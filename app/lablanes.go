@@ -57,20 +57,7 @@ func (v *labLanes) OnMount(ctx app.Context) {
 		return
 	}
 	v.lastReal = time.Now()
-	go func() {
-		t := time.NewTicker(labFrameEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if v.pending.CompareAndSwap(false, true) {
-					ctx.Dispatch(v.frame)
-				}
-			}
-		}
-	}()
+	frameLoop(ctx, labFrameEvery, &v.pending, v.frame)
 }
 
 // frame runs on the UI goroutine: it advances the clock, keeps the link in

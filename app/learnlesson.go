@@ -43,20 +43,7 @@ func (v *lessonView) OnMount(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}
-	go func() {
-		t := time.NewTicker(lessonFrame)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if v.pending.CompareAndSwap(false, true) {
-					ctx.Dispatch(v.frame)
-				}
-			}
-		}
-	}()
+	frameLoop(ctx, lessonFrame, &v.pending, v.frame)
 }
 
 // frame advances a playing lab lesson by the real time elapsed (clamped:

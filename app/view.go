@@ -40,20 +40,7 @@ func (v *view) OnMount(ctx app.Context) {
 		return
 	}
 	v.lastReal = time.Now()
-	go func() {
-		t := time.NewTicker(FrameEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if v.pending.CompareAndSwap(false, true) {
-					ctx.Dispatch(v.frame)
-				}
-			}
-		}
-	}()
+	frameLoop(ctx, FrameEvery, &v.pending, v.frame)
 }
 
 // frame runs on the UI goroutine: it advances the clock and redraws, or skips
