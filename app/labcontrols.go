@@ -166,7 +166,47 @@ func (c *labControls) traffic(s sim.Setup) app.UI {
 					m.setClients("clients", cs)
 				}),
 		),
+		c.tiers(),
 	)
+}
+
+// tiers: named tiers (a client's tier field picks one), each a multiple of
+// every lane's budget, e.g. "pro" = 5× the limits.
+func (c *labControls) tiers() app.UI {
+	m := c.M
+	names := m.lab.TierNames()
+	var chips []app.UI
+	for _, name := range names {
+		chips = append(chips, app.Span().Class("chip").Body(
+			app.Text(name),
+			app.Button().ID("tier-remove-"+name).Class("btn icon small").Aria("label", "Remove tier "+name).Text("✕").
+				OnClick(func(ctx app.Context, e app.Event) { m.setTier(name, 0) }, name),
+		))
+	}
+	return app.Div().ID("tiers").Class("tiers").Body(
+		app.H3().Text("Tiers"),
+		app.P().Class("hint").Text("A client whose tier is set gets that multiple of every lane's budget (rate and burst, capacity and leak rate, or window limit)."),
+		app.If(len(chips) > 0, app.Div().Class("row").Body(chips...)),
+		app.Div().Class("row").Body(
+			app.Label().For("tier-name").Class("inline-label").Text("tier"),
+			app.Input().Type("text").ID("tier-name").Class("text small").Placeholder("pro").Aria("label", "Tier name"),
+			app.Label().For("tier-factor").Class("inline-label").Text("×"),
+			app.Input().Type("number").ID("tier-factor").Class("num small").Min(0.01).Max(sim.MaxTierFactor).Step(0.5).Value(5).Aria("label", "Tier budget multiple"),
+			app.Button().ID("tier-apply").Class("btn").Text("Set tier").OnClick(c.onTier),
+		),
+		errLine(m, "tier"),
+	)
+}
+
+func (c *labControls) onTier(ctx app.Context, e app.Event) {
+	doc := app.Window().Get("document")
+	name := strings.TrimSpace(doc.Call("getElementById", "tier-name").Get("value").String())
+	f, err := (Param{Name: "tier multiple", Unit: "×", Min: 0.01, Max: sim.MaxTierFactor}).Parse(doc.Call("getElementById", "tier-factor").Get("value").String())
+	if err != nil {
+		c.M.setErr("tier", err)
+		return
+	}
+	c.M.setTier(name, f)
 }
 
 // client is one row of the clients list.

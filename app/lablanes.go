@@ -1,7 +1,9 @@
 package main
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -598,8 +600,8 @@ func (e *laneEditor) Render() app.UI {
 	ps := laneParams(i, c.Kind)
 	preset, isPreset := presetOf(c)
 	var tiers []app.UI
-	for name, tc := range e.Spec.Tiers {
-		tiers = append(tiers, app.Div().Class("small mono").Text("tier "+name+": "+tc.String()))
+	for _, name := range slices.Sorted(maps.Keys(e.Spec.Tiers)) { // a stable order: no churn per frame
+		tiers = append(tiers, app.Div().ID(id+"-tier-"+name).Class("small mono").Text("tier "+name+": "+e.Spec.Tiers[name].String()))
 	}
 	return app.Div().Class("lane-editor").Body(
 		app.Div().Class("row tight").Body(

@@ -146,6 +146,14 @@ func (m *labModel) setClients(id string, cs []sim.Client) bool {
 	return ok
 }
 
+// setTier gives every lane the tier name at factor × its budget (0 removes
+// it); clients whose tier is name get it.
+func (m *labModel) setTier(name string, factor float64) {
+	m.live()
+	m.setErr("tier", m.lab.SetTier(name, factor))
+	m.changed()
+}
+
 // fireClient is the client a click or a burst sends as.
 func (m *labModel) fireClient() string {
 	cs := m.lab.Setup().Clients

@@ -33,6 +33,7 @@ func TestLab(t *testing.T) {
 	t.Run("TamperedLink", func(t *testing.T) { p.t = t; testLabTamperedLink(p) })
 	t.Run("MalformedCSV", func(t *testing.T) { p.t = t; testLabMalformedCSV(p) })
 	t.Run("NASATrace", func(t *testing.T) { p.t = t; testLabNASA(p) })
+	t.Run("Tiers", func(t *testing.T) { p.t = t; testLabTiers(p) })
 }
 
 // testLabNavigation: the playground links to the lab and back.
@@ -313,6 +314,52 @@ func testLabNASA(p *page) {
 	if got != want.String() {
 		p.t.Errorf("exported CSV (%d bytes) differs from sim's (%d bytes); first line %q", len(got), want.Len(), strings.SplitN(got, "\n", 2)[0])
 	}
+}
+
+// testLabTiers: two clients click 10 times each at one instant; a "pro" tier
+// at 3× every lane's budget, set in the page, gives the pro client 3× as
+// many admissions in every lane (the run is replayed), and removing the tier
+// restores the counts.
+func testLabTiers(p *page) {
+	s := sim.Setup{
+		Lanes: []sim.LaneSpec{
+			{Config: limiter.Config{Kind: limiter.KindFixedWindow, Limit: 2, Window: time.Second}},
+			{Config: limiter.Config{Kind: limiter.KindTokenBucket, Rate: 2, Burst: 2}},
+		},
+		Clients: []sim.Client{
+			{Name: "free", Pattern: sim.Pattern{Kind: sim.PatternNone}, Weight: 1},
+			{Name: "paid", Pattern: sim.Pattern{Kind: sim.PatternNone}, Weight: 1, Tier: "pro"},
+		},
+		Seed: 1, Speed: 1, Worst: time.Second,
+	}
+	f := p.fresh(p.base + "/lab?" + s.Values().Encode())
+	f.waitCount(".lane[id^=lane-]", 2)
+	f.pauseLab()
+	f.click("#lab-reset")
+	f.waitText("#lab-clock", "t = 0.000 s")
+	f.setNumber("burst-n", "10")
+	for _, who := range []string{"free", "paid"} {
+		f.setSelect("fire-as", who)
+		f.click("#burst")
+	}
+	f.waitText("#lane-0-allowed", "4")
+	f.waitText("#lane-1-allowed", "4")
+	f.setNumber("tier-factor", "3")
+	f.eval(`(() => { const el = document.getElementById("tier-name"); el.value = "pro"; return el.value; })()`)
+	f.click("#tier-apply")
+	f.waitText("#lane-0-tier-pro", "tier pro: fixed window: 6 per 1s")
+	f.waitText("#lane-1-tier-pro", "tier pro: token bucket: 6/s, burst 6")
+	f.waitText("#lane-0-allowed", "8") // free 2, paid 6
+	f.waitText("#lane-0-denied", "12")
+	f.waitText("#lane-1-allowed", "8")
+	f.screenshot("lab-8-tiers.png")
+	f.setNumber("tier-factor", "500")
+	f.click("#tier-apply")
+	f.waitText("#tier-error", "⚠ tier multiple 500 is out of range; want 0.01 to 100 ×")
+	f.waitText("#lane-0-allowed", "8")
+	f.click("#tier-remove-pro")
+	f.waitCount("#lane-0-tier-pro", 0)
+	f.waitText("#lane-0-allowed", "4")
 }
 
 // fresh loads link as a new document (from a blank page, so nothing of the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"time"
 
@@ -540,4 +541,47 @@ func (l *Lab) ExportCSV(w io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// SetTier gives every lane a tier named name whose budget is factor times
+// the lane's own Config (see ScaleConfig), and replays the run so far.
+// Clients whose Tier is name then get it. factor 0 removes the tier. Changing
+// a lane's Config later does not rescale its tiers: call SetTier again.
+func (l *Lab) SetTier(name string, factor float64) error {
+	if !isWord(name) {
+		return fmt.Errorf("tier name %q is not a word; want letters, digits, '-' or '_'", name)
+	}
+	lanes := l.setup.clone().Lanes
+	for i := range lanes {
+		if factor == 0 {
+			delete(lanes[i].Tiers, name)
+			continue
+		}
+		c, err := ScaleConfig(lanes[i].Config, factor)
+		if err != nil {
+			return fmt.Errorf("lane %d: %w", i+1, err)
+		}
+		if lanes[i].Tiers == nil {
+			lanes[i].Tiers = map[string]limiter.Config{}
+		}
+		lanes[i].Tiers[name] = c
+	}
+	l.setup.Lanes = lanes
+	return l.rebuild()
+}
+
+// TierNames returns the names of the tiers any lane defines, sorted.
+func (l *Lab) TierNames() []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, s := range l.setup.Lanes {
+		for name := range s.Tiers {
+			if !seen[name] {
+				seen[name] = true
+				names = append(names, name)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
 }

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -516,5 +518,77 @@ func TestPresets(t *testing.T) {
 	}
 	if s, _ := PresetByID("shopify"); s.Config.Capacity != 40 || s.Config.LeakInterval != 500*ms {
 		t.Errorf("shopify = %v", s.Config)
+	}
+}
+
+func TestScaleConfigAndSetTier(t *testing.T) {
+	cases := []struct {
+		in   limiter.Config
+		k    float64
+		want limiter.Config
+	}{
+		{limiter.Config{Kind: limiter.KindTokenBucket, Rate: 2, Burst: 10}, 5, limiter.Config{Kind: limiter.KindTokenBucket, Rate: 10, Burst: 50}},
+		{limiter.Config{Kind: limiter.KindGCRA, Rate: 2, Burst: 3}, 0.5, limiter.Config{Kind: limiter.KindGCRA, Rate: 1, Burst: 2}},
+		{limiter.Config{Kind: limiter.KindLeakyBucket, Capacity: 40, LeakInterval: 500 * ms}, 2, limiter.Config{Kind: limiter.KindLeakyBucket, Capacity: 80, LeakInterval: 250 * ms}},
+		{limiter.Config{Kind: limiter.KindFixedWindow, Limit: 10, Window: time.Second}, 0.01, limiter.Config{Kind: limiter.KindFixedWindow, Limit: 1, Window: time.Second}},
+		{limiter.Config{Kind: limiter.KindSlidingWindowCounter, Limit: 10, Window: time.Minute}, 3, limiter.Config{Kind: limiter.KindSlidingWindowCounter, Limit: 30, Window: time.Minute}},
+	}
+	for _, c := range cases {
+		got, err := ScaleConfig(c.in, c.k)
+		if err != nil || got != c.want {
+			t.Errorf("ScaleConfig(%v, %g) = %+v, %v; want %+v", c.in, c.k, got, err, c.want)
+		}
+	}
+	for _, k := range []float64{0, -1, 101, math.NaN()} {
+		_, err := ScaleConfig(cases[0].in, k)
+		want := fmt.Sprintf("tier factor %g is out of range; want more than 0 and at most 100", k)
+		if err == nil || err.Error() != want {
+			t.Errorf("ScaleConfig(…, %g) error = %v; want %q", k, err, want)
+		}
+	}
+
+	s := DefaultSetup()
+	s.Lanes = []LaneSpec{{Config: limiter.Config{Kind: limiter.KindFixedWindow, Limit: 2, Window: time.Second}}, {Config: limiter.Config{Kind: limiter.KindTokenBucket, Rate: 2, Burst: 2}}}
+	s.Clients = []Client{{Name: "free", Weight: 1}, {Name: "paid", Weight: 1, Tier: "pro"}}
+	lab, err := New(s, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lab.Clock().Pause()
+	fire := func() (free, paid Counts) {
+		for range 10 {
+			if err := lab.Fire("free", 1); err != nil {
+				t.Fatal(err)
+			}
+			if err := lab.Fire("paid", 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return lab.Lanes()[0].Client("free"), lab.Lanes()[0].Client("paid")
+	}
+	if free, paid := fire(); free.Allowed != 2 || paid.Allowed != 2 {
+		t.Fatalf("before tiers: free %+v paid %+v; want 2 allowed each", free, paid)
+	}
+	if err := lab.SetTier("pro", 3); err != nil {
+		t.Fatal(err)
+	}
+	if got := lab.TierNames(); len(got) != 1 || got[0] != "pro" {
+		t.Errorf("TierNames() = %v; want [pro]", got)
+	}
+	// The replay gives "paid" 3× the budget for the 10 requests already sent.
+	if free, paid := lab.Lanes()[0].Client("free"), lab.Lanes()[0].Client("paid"); free.Allowed != 2 || paid.Allowed != 6 {
+		t.Errorf("after SetTier(pro, 3): free %+v paid %+v; want 2 and 6 allowed", free, paid)
+	}
+	if got := lab.Lanes()[1].State(lab.Now(), "paid").Limit; got != 6 {
+		t.Errorf("token bucket lane: paid's burst = %d; want 6", got)
+	}
+	if err := lab.SetTier("pro", 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := lab.TierNames(); len(got) != 0 {
+		t.Errorf("TierNames() after removing = %v; want none", got)
+	}
+	if err := lab.SetTier("bad name", 2); err == nil || err.Error() != `tier name "bad name" is not a word; want letters, digits, '-' or '_'` {
+		t.Errorf("SetTier(bad name) error = %v", err)
 	}
 }

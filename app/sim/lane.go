@@ -386,3 +386,31 @@ func (ln *Lane) decide(e Event, id int) (Record, error) {
 	}
 	return r, nil
 }
+
+// MaxTierFactor bounds ScaleConfig's factor.
+const MaxTierFactor = 100
+
+// ScaleConfig returns c with its budget multiplied by factor, for a tier such
+// as "pro gets 5× the free limits": the token bucket's and GCRA's rate and
+// burst, the leaky bucket's capacity and leak rate (its leak interval divided
+// by factor), or a window strategy's limit; window lengths stay. Counts are
+// rounded to the nearest whole number, at least 1. factor is in (0, 100].
+func ScaleConfig(c limiter.Config, factor float64) (limiter.Config, error) {
+	if !(factor > 0 && factor <= MaxTierFactor) {
+		return limiter.Config{}, fmt.Errorf("tier factor %g is out of range; want more than 0 and at most %d", factor, MaxTierFactor)
+	}
+	count := func(n int) int { return max(int(float64(n)*factor+0.5), 1) }
+	switch c.Kind {
+	case limiter.KindTokenBucket, limiter.KindGCRA:
+		c.Rate, c.Burst = c.Rate*factor, count(c.Burst)
+	case limiter.KindLeakyBucket:
+		c.Capacity = count(c.Capacity)
+		c.LeakInterval = max(time.Duration(float64(c.LeakInterval)/factor), 1)
+	default:
+		c.Limit = count(c.Limit)
+	}
+	if _, err := limiter.New(c); err != nil {
+		return limiter.Config{}, fmt.Errorf("tier factor %g: %w", factor, err)
+	}
+	return c, nil
+}
