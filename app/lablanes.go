@@ -179,7 +179,9 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 			app.Span().ID("lab-clock").Class("mono clock").Text("t = "+FormatClock(l.Now())),
 			app.Span().ID("lab-clock-state").Class(cls).Text(state),
 			app.Button().ID("lab-pause").Class("btn").Aria("pressed", paused).Text(pause).OnClick(func(ctx app.Context, e app.Event) {
-				if paused {
+				// Read the state now: go-app keeps the first handler it mounted,
+				// so a value captured at render time would be stale.
+				if m.lab.Clock().Paused() || m.scrub != nil {
 					m.resumeFromScrub()
 					m.lab.Clock().Resume()
 				} else {

@@ -112,7 +112,7 @@ func (v *quizView) scoreBar() app.UI {
 func (v *quizView) ask() app.UI {
 	qu, _ := v.quiz.Current()
 	return app.Div().ID("quiz-form").Class("quiz-q").Body(
-		app.P().ID("quiz-paused").Class("badge pause").Text("⏸ clock paused at "+secs2(qu.Request.At)+", just before this request"),
+		app.P().ID("quiz-paused").Class("badge pause").Text("Clock paused at "+secs2(qu.Request.At)+", just before this request"),
 		app.P().ID("quiz-prompt").Class("quiz-prompt").Text(qu.Prompt),
 		v.context(qu),
 		app.FieldSet().Class("guess").Body(

@@ -12,6 +12,10 @@
 // simulations, write them down (1500*time.Millisecond) or use a
 // [ManualClock]: no test needs to sleep.
 //
+// The instants one limiter sees must lie within about 292 years of each
+// other (the range of a time.Duration, in which their differences are
+// computed); the readings of any one clock always do.
+//
 // Time never runs backwards for one limiter: a request stamped earlier than
 // the latest instant the limiter has admitted at is evaluated at that instant.
 // It never re-credits tokens, never un-expires entries. Its RetryAfter and
@@ -35,12 +39,15 @@
 //	                                                                   (fits a single key in Redis, ATM cells)
 //	LeakyBucket            a few words         capacity + L/interval   a meter that can also pace (shape) work:
 //	                                                                   Delay tells when to serve it (nginx)
-//	FixedWindow            two counters        2 × limit (L = window)  quotas reset at fixed instants, cheapest
+//	FixedWindow            one count           2 × limit (L = window)  quotas reset at fixed instants, cheapest
 //	                                                                   ("5000 per hour" with a reset time)
 //	SlidingWindowLog       limit instants      limit (L = window)      the bound must be exact in every window,
 //	                                                                   and limit is small
-//	SlidingWindowCounter   three counters      2 × limit − 1           close to a sliding window in O(1) memory
+//	SlidingWindowCounter   two counts          2 × limit − 1           close to a sliding window in O(1) memory
 //	                                           (L = window)            (Cloudflare), large limits
+//
+// (The window strategies also keep the current window's number, and every
+// strategy its latest instant.)
 //
 // The token bucket, GCRA and the leaky bucket (as a meter, capacity = burst,
 // leak interval = 1/rate) make exactly the same decisions with the same

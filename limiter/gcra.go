@@ -14,14 +14,15 @@ import "time"
 // plus an exact fraction, so an emission interval that is not a whole number
 // of nanoseconds (rate 3/s: 333 333 333⅓ ns) is never rounded.
 type GCRA struct {
-	header             // lock, used flag, Keyed bookkeeping; aux holds TAT's remainder
+	header             // lock, used flag, Keyed bookkeeping
 	m      *bucketMath // shared, immutable parameters
 	last   Instant     // latest instant admitted at
-	// tat is the theoretical arrival time, whole nanoseconds, plus aux/m.perNs
-	// of a nanosecond (0 ≤ aux < perNs ≤ 1e9, so it fits in an int32). At
-	// rate 0 it holds instead the debt (as in bucketMath), since TAT would
-	// be infinite.
-	tat Instant
+	// tat is the theoretical arrival time, whole nanoseconds, plus
+	// tatRem/m.perNs of a nanosecond (0 ≤ tatRem < perNs, and perNs, the
+	// numerator of the rate, can reach about 1e18). At rate 0 tat holds
+	// instead the debt (as in bucketMath), since TAT would be infinite.
+	tat    Instant
+	tatRem int64
 }
 
 // NewGCRA returns a GCRA limiter whose bucket is full. rate (tokens per
@@ -65,10 +66,10 @@ func (g *GCRA) at(now Instant) (Instant, int64) {
 		return now, int64(g.tat)
 	}
 	ahead := g.tat - now
-	if ahead < 0 || (ahead == 0 && g.aux == 0) {
+	if ahead < 0 || (ahead == 0 && g.tatRem == 0) {
 		return now, 0
 	}
-	return now, int64(ahead)*g.m.perNs + int64(g.aux)
+	return now, int64(ahead)*g.m.perNs + g.tatRem
 }
 
 // setTAT stores TAT = at + debt/perNs.
@@ -80,7 +81,7 @@ func (g *GCRA) setTAT(at Instant, debt int64) {
 		return
 	}
 	g.tat = at + time.Duration(debt/g.m.perNs)
-	g.aux = int32(debt % g.m.perNs)
+	g.tatRem = debt % g.m.perNs
 }
 
 // AllowN decides a request of n at now; see [Strategy].
@@ -104,14 +105,14 @@ func (g *GCRA) allowLocked(d *Decision, now Instant, n int) {
 			// TAT moves to max(TAT, at) + T, T = tWhole + tRem/perNs: no
 			// division.
 			if debt == 0 {
-				g.tat, g.aux = at, 0
+				g.tat, g.tatRem = at, 0
 			}
 			g.tat += time.Duration(m.tWhole)
-			if rem := int64(g.aux) + m.tRem; rem >= m.perNs {
+			if rem := g.tatRem + m.tRem; rem >= m.perNs {
 				g.tat++
-				g.aux = int32(rem - m.perNs)
+				g.tatRem = rem - m.perNs
 			} else {
-				g.aux = int32(rem)
+				g.tatRem = rem
 			}
 		} else {
 			g.setTAT(at, after)

@@ -2,6 +2,7 @@ package limiter
 
 import (
 	"hash/maphash"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -249,6 +250,13 @@ func (k *Keyed) AllowNAt(now Instant, key string, n int) (Decision, error) {
 				return Decision{}, err
 			}
 		}
+		if h.kind == tagForeign {
+			d, ok, err := h.allowForeign(now, n)
+			if !ok {
+				continue
+			}
+			return d, err
+		}
 		h.mu.Lock()
 		if h.evicted { // swept between lookup and lock: look up again
 			h.mu.Unlock()
@@ -265,6 +273,27 @@ func (k *Keyed) AllowNAt(now Instant, key string, n int) (Decision, error) {
 		}
 		return d, err
 	}
+}
+
+// isNilPointer reports whether s is a typed nil pointer, as a factory that
+// ignores its constructor's error returns (tb, _ := NewTokenBucket(-1, 1)).
+func isNilPointer(s Strategy) bool {
+	v := reflect.ValueOf(s)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+// allowForeign decides for a strategy from outside this package, releasing
+// the key's lock even if that strategy panics. ok is false when the key was
+// evicted meanwhile (look it up again).
+func (h *header) allowForeign(now Instant, n int) (d Decision, ok bool, err error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.evicted {
+		return Decision{}, false, nil
+	}
+	d, err = h.allowLocked(now, n)
+	h.seen = max(h.seen, now)
+	return d, true, err
 }
 
 // sweepSome examines up to max keys of sh, from a random place (Go's map
@@ -319,7 +348,7 @@ func (k *Keyed) create(sh *shard, now Instant, key string) (*header, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s == nil {
+	if s == nil || isNilPointer(s) {
 		return nil, errorf("factory returned no strategy for key %q; want a strategy or an error", key)
 	}
 	if k.every > 0 {

@@ -242,8 +242,7 @@ type header struct {
 	// a factory returns again (for another key or after eviction) is then
 	// held through a wrapper instead.
 	keyed   bool
-	evicted bool  // removed from its Keyed: a request that found it looks up again
-	aux     int32 // GCRA: the TAT remainder (kept here to fill the padding)
+	evicted bool // removed from its Keyed: a request that found it looks up again
 }
 
 type kindTag uint8

@@ -154,10 +154,22 @@ func (sc *SlidingWindowCounter) freshLocked(now Instant) bool {
 func (sc *SlidingWindowCounter) SetLimit(now Instant, limit int) error {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	if err := checkWindow(limit, sc.window); err != nil {
+	if err := sc.checkKept(limit, sc.window); err != nil {
 		return err
 	}
 	sc.limit = int64(limit)
+	return nil
+}
+
+// checkKept checks new parameters, and that the counts kept from the old
+// ones (which may exceed a lowered limit) still fit the integer formula.
+func (sc *SlidingWindowCounter) checkKept(limit int, window time.Duration) error {
+	if err := checkWindow(limit, window); err != nil {
+		return err
+	}
+	if kept := max(sc.curr, sc.prev); kept > int64(limit) && kept > maxUnits/int64(window) {
+		return errorf("window %v with the %d units still counted overflows; want count × window <= %v", window, kept, time.Duration(maxUnits))
+	}
 	return nil
 }
 
@@ -167,7 +179,7 @@ func (sc *SlidingWindowCounter) SetLimit(now Instant, limit int) error {
 func (sc *SlidingWindowCounter) SetWindow(now Instant, window time.Duration) error {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	if err := checkWindow(int(sc.limit), window); err != nil {
+	if err := sc.checkKept(int(sc.limit), window); err != nil {
 		return err
 	}
 	c := sc.at(now)

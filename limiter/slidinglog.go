@@ -26,10 +26,21 @@ type SlidingWindowLog struct {
 // It returns an error naming the parameter when either is out of range or
 // when limit × window overflows.
 func NewSlidingWindowLog(limit int, window time.Duration) (*SlidingWindowLog, error) {
-	if err := checkWindow(limit, window); err != nil {
+	if err := checkLogLimit(limit, window); err != nil {
 		return nil, err
 	}
 	return &SlidingWindowLog{header: header{kind: tagSlidingWindowLog}, limit: limit, window: window}, nil
+}
+
+// MaxLogLimit is the largest limit of a sliding window log: the log holds one
+// 8-byte instant per unit, so a larger limit would hold over 128 MiB per key.
+const MaxLogLimit = 1 << 24
+
+func checkLogLimit(limit int, window time.Duration) error {
+	if limit > MaxLogLimit {
+		return errorf("limit %d is above %d; want at most %d (the log holds one instant per unit: use a sliding window counter for large limits)", limit, MaxLogLimit, MaxLogLimit)
+	}
+	return checkWindow(limit, window)
 }
 
 // Kind returns KindSlidingWindowLog.
@@ -129,7 +140,7 @@ func (sl *SlidingWindowLog) freshLocked(now Instant) bool {
 func (sl *SlidingWindowLog) SetLimit(now Instant, limit int) error {
 	sl.mu.Lock()
 	defer sl.mu.Unlock()
-	if err := checkWindow(limit, sl.window); err != nil {
+	if err := checkLogLimit(limit, sl.window); err != nil {
 		return err
 	}
 	_, expired := sl.at(now)
@@ -142,13 +153,20 @@ func (sl *SlidingWindowLog) SetLimit(now Instant, limit int) error {
 	return nil
 }
 
-// SetWindow changes the window length at now; the entries are kept and
-// expire under the new length.
+// SetWindow changes the window length at now: entries expired at now under
+// the old length are dropped, the others are kept and expire under the new
+// length.
 func (sl *SlidingWindowLog) SetWindow(now Instant, window time.Duration) error {
 	sl.mu.Lock()
 	defer sl.mu.Unlock()
 	if err := checkWindow(sl.limit, window); err != nil {
 		return err
+	}
+	// Entries already expired at now under the old length stay expired.
+	_, expired := sl.at(now)
+	if expired > 0 {
+		sl.head = (sl.head + expired) % len(sl.ring)
+		sl.size -= expired
 	}
 	sl.window = window
 	return nil

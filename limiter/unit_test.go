@@ -589,3 +589,76 @@ func TestLargerBurstAddsNoTokensToUnusedBucket(t *testing.T) {
 		}
 	}
 }
+
+// A rate whose numerator is far above 2³¹ (7.000000003e8/s = 7000000003/10
+// per second) keeps GCRA's TAT remainder exact: the same decisions and
+// waits as the token bucket, at every nanosecond.
+func TestGCRALargeRateNumerator(t *testing.T) {
+	const rate = 7.000000003e8
+	for burst := 1; burst <= 3; burst++ {
+		g, _ := limiter.NewGCRA(rate, burst)
+		tb, _ := limiter.NewTokenBucket(rate, burst)
+		for i := range 2000 {
+			now := time.Duration(i / 3) // three requests per nanosecond
+			dg, _ := g.AllowN(now, 1)
+			dt, _ := tb.AllowN(now, 1)
+			if dg != dt {
+				t.Fatalf("burst %d, request %d at %v: GCRA %+v, token bucket %+v", burst, i, now, dg, dt)
+			}
+		}
+	}
+	g, _ := limiter.NewGCRA(rate, 1)
+	if d, _ := g.AllowN(0, 1); !d.Allowed {
+		t.Fatal("first request denied")
+	}
+	if d, _ := g.AllowN(1, 1); d.Allowed || d.RetryAfter != 1 {
+		t.Errorf("1 ns later (0.7 of a token back): %+v; want denied, RetryAfter 1ns", d)
+	}
+}
+
+// Inputs that once crashed, hung or overflowed (found by trying to break the
+// package): each now gives an error or the right decision.
+func TestBreakerRegressions(t *testing.T) {
+	// A factory that ignores its constructor's error returns a typed nil.
+	k, _ := limiter.NewKeyed(func(string) (limiter.Strategy, error) {
+		tb, _ := limiter.NewTokenBucket(-1, 1)
+		return tb, nil
+	}, limiter.KeyedOptions{})
+	for range 2 { // the second call must not hang on a lock left held
+		if _, err := k.AllowNAt(0, "a", 1); err == nil || err.Error() != `limiter: factory returned no strategy for key "a"; want a strategy or an error` {
+			t.Fatalf("typed nil from the factory: err = %v", err)
+		}
+	}
+	// A sliding window log limit that would need gigabytes.
+	if _, err := limiter.NewSlidingWindowLog(1<<55, 1); err == nil || err.Error() != "limiter: limit 36028797018963968 is above 16777216; want at most 16777216 (the log holds one instant per unit: use a sliding window counter for large limits)" {
+		t.Errorf("huge log limit: err = %v", err)
+	}
+	sl, _ := limiter.NewSlidingWindowLog(2, time.Second)
+	if err := sl.SetLimit(0, 1<<30); err == nil {
+		t.Error("SetLimit(1<<30) on a log: no error")
+	}
+	// Entries expired under the old window stay expired after SetWindow.
+	sl.AllowN(0, 1)
+	sl.AllowN(500*time.Millisecond, 1)
+	if err := sl.SetWindow(1200*time.Millisecond, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := sl.AllowN(1200*time.Millisecond, 1); !d.Allowed {
+		t.Errorf("after SetWindow: %+v; want allowed (the entry at 0 had expired at 1.2 s)", d)
+	}
+	if got := sl.State(1200 * time.Millisecond).Log; len(got) != 2 || got[0] != 500*time.Millisecond {
+		t.Errorf("log after SetWindow and a request = %v; want [500ms 1.2s]", got)
+	}
+	// Counts kept above a lowered limit must not overflow a longer window.
+	sc, _ := limiter.NewSlidingWindowCounter(1000, time.Second)
+	sc.AllowN(0, 1000)
+	if err := sc.SetLimit(0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.SetWindow(0, 365*24*time.Hour); err == nil {
+		t.Error("SetWindow(1 year) with 1000 counted at limit 1: no error")
+	}
+	if d, _ := sc.AllowN(1, 1); d.Allowed {
+		t.Errorf("1000 counted, limit 1: %+v; want denied", d)
+	}
+}

@@ -133,6 +133,22 @@ func testLabEdgeAttack(p *page) {
 	p.waitText("#lane-1-worst", "sliding window log: 10 in 1 s at 0.99–1.99 s")
 	p.waitText("#lane-2-worst", "token bucket: 10 in 1 s at 0.99–1.99 s")
 	p.screenshot("lab-1-window-edge-attack.png")
+	// Resume runs the clock again and Pause stops it, as often as clicked.
+	for range 2 {
+		p.click("#lab-pause")
+		p.waitText("#lab-clock-state", "running")
+		p.waitText("#lab-pause", "Pause")
+		p.click("#lab-pause")
+		p.waitText("#lab-clock-state", "paused")
+		p.waitText("#lab-pause", "Resume")
+	}
+	p.click("#lab-reset") // back to exactly 10 s for the scrubber
+	p.waitText("#lab-clock", "t = 0.000 s")
+	for range 10 {
+		p.click("#step-1s")
+	}
+	p.waitText("#lab-clock", "t = 10.000 s")
+	p.waitText("#lane-0-allowed", "100")
 }
 
 // testLabScrubber: dragging the timeline back to 1.5 s shows every lane as

@@ -394,7 +394,7 @@ func testQuiz(p *page) {
 		for i, g := range script {
 			n := strconv.Itoa(i + 1)
 			q.waitText("#quiz-progress", n+" of 10")
-			q.waitText("#quiz-paused", "⏸ clock paused at "+secs2(ref.Questions[i].Request.At)+", just before this request")
+			q.waitText("#quiz-paused", "Clock paused at "+secs2(ref.Questions[i].Request.At)+", just before this request")
 			runs[run] = append(runs[run], q.text("#quiz-prompt"))
 			if g.Allowed {
 				q.click("#quiz-allowed")

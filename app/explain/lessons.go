@@ -446,7 +446,7 @@ func lessonLocks() Lesson {
 			"for 1 µs. Top: one global lock. Bottom: a lock per key. Then two goroutines create the same key at once.",
 		Shows: "With one lock every decision queues behind every other, whatever the cores; with a lock per key only c1's two " +
 			"decisions wait for each other, and the rest wait only for a core. This is a model with a chosen hold time, " +
-			"not a measurement: the real costs come from `make bench`, which benchmarks the limiter package and records " +
+			"not a measurement: the real costs come from make bench, which benchmarks the limiter package and records " +
 			"the machine. The second part shows the check-then-act race: two goroutines both find no limiter, both create " +
 			"one, and the key gets two buckets (twice the burst); limiter.Keyed creates under the shard lock and re-checks.",
 		Interview: "Per-key locks (or a sharded map with a lock per entry) keep unrelated clients from waiting on each other. " +

@@ -146,10 +146,10 @@ func NewQuiz(setup sim.Setup, seed uint64) (*Quiz, error) {
 		e := Explain(in)
 		qu := Question{Number: len(q.Questions) + 1, Lane: ln, Config: cfg, Request: evs[idx], Index: idx,
 			AskTokens: cfg.Kind == limiter.KindTokenBucket, Allowed: in.Decision.Allowed, Explanation: e}
-		qu.Prompt = fmt.Sprintf("Lane %d (%s): %s asks for %d at %s. Allowed or denied?", ln+1, cfg, evs[idx].Client, evs[idx].N, dur(evs[idx].At))
+		qu.Prompt = fmt.Sprintf("Lane %d (%s): %s asks for %d at t = %.3f s. Allowed or denied?", ln+1, cfg, evs[idx].Client, evs[idx].N, evs[idx].At.Seconds())
 		if qu.AskTokens {
 			qu.Tokens = Hundredths(in.After.Tokens)
-			qu.Prompt += " How many tokens are left after it (to 2 decimals, rounded down)?"
+			qu.Prompt += " How many tokens are left after it (to within 0.05)?"
 			q.MaxScore++
 		}
 		q.MaxScore++
@@ -157,6 +157,10 @@ func NewQuiz(setup sim.Setup, seed uint64) (*Quiz, error) {
 	}
 	return q, nil
 }
+
+// TokenTolerance is how far, in hundredths of a token, a guess of the
+// tokens left may be from the exact value and still count as right.
+const TokenTolerance = 5
 
 // replayTo replays the requests of evs[k]'s client up to evs[k] and returns
 // the inspector's input for evs[k].
@@ -201,7 +205,10 @@ func (q *Quiz) Answer(g Guess) (Feedback, error) {
 		f.Points++
 	}
 	if qu.AskTokens {
-		f.TokensRight = int64(math.Round(g.Tokens*100)) == qu.Tokens
+		// Instants are shown to the millisecond, so a guess worked out from
+		// the page may differ from the exact level by a few hundredths.
+		d := int64(math.Round(g.Tokens*100)) - qu.Tokens
+		f.TokensRight = d >= -TokenTolerance && d <= TokenTolerance
 		if f.TokensRight {
 			f.Points++
 		}

@@ -117,9 +117,11 @@ func (c Client) validate() error {
 		}
 		return nil
 	}
+	// Phases and windows are at least 1 ms: a generator steps through them
+	// one by one, and nanosecond phases would make it step forever.
 	positive := func(name string, d time.Duration) error {
-		if d <= 0 {
-			return fmt.Errorf("client %s: %s %v is not positive; want > 0", c.Name, name, d)
+		if d < time.Millisecond {
+			return fmt.Errorf("client %s: %s %v is below 1ms; want >= 1ms", c.Name, name, d)
 		}
 		return nil
 	}

@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"net/url"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -94,7 +96,7 @@ func TestGeneratorErrors(t *testing.T) {
 		{Client{Name: "a", Pattern: Pattern{Kind: PatternSteady, Rate: 2000}, Weight: 8}, "client a: rate 2000/s is out of range; want > 0 and, times weight 8, <= 10000"},
 		{Client{Name: "a", Pattern: Pattern{Kind: PatternSteady, Rate: 1}, Weight: -1}, "client a: weight -1 is out of range; want > 0 and <= 10000"},
 		{Client{Name: "a", Pattern: Pattern{Kind: PatternEdge, Size: 5, Window: time.Second, Gap: time.Second}}, "client a: gap 1s is out of range; want > 0 and < window 1s"},
-		{Client{Name: "a", Pattern: Pattern{Kind: PatternOnOff, Rate: 1}}, "client a: on 0s is not positive; want > 0"},
+		{Client{Name: "a", Pattern: Pattern{Kind: PatternOnOff, Rate: 1}}, "client a: on 0s is below 1ms; want >= 1ms"},
 		{Client{Name: "a", Pattern: Pattern{Kind: "zigzag"}}, `client a: pattern "zigzag" is unknown; want one of [none steady poisson onoff ramp edge]`},
 		{Client{Pattern: Pattern{Kind: PatternSteady, Rate: 1}}, "client name is empty; want a name"},
 	}
@@ -147,5 +149,18 @@ func TestNoisyNeighbour(t *testing.T) {
 	// 16/s against 2/s over 100 s: about 1600 against about 200 each.
 	if count["c1"] < 1400 || count["c1"] > 1800 || count["c2"] < 140 || count["c2"] > 260 {
 		t.Errorf("counts = %v; want c1 about 1600, the others about 200", count)
+	}
+}
+
+// A link with nanosecond on/off phases once froze the page (the generator
+// stepped through every 2 ns period); such phases are now refused.
+func TestOnOffNanosecondPhasesRefused(t *testing.T) {
+	c := Client{Name: "alice", Weight: 1, Pattern: Pattern{Kind: PatternOnOff, Rate: 5, On: 1, Off: 1}}
+	if _, err := NewGenerator(c, 1); err == nil || err.Error() != "client alice: on 1ns is below 1ms; want >= 1ms" {
+		t.Errorf("on 1ns: err = %v", err)
+	}
+	_, err := DecodeSetup(url.Values{"client": {"alice,1,,onoff,5,1ns,1ns"}})
+	if err == nil || !strings.Contains(err.Error(), "on 1ns is below 1ms; want >= 1ms") {
+		t.Errorf("link with on=1ns: err = %v", err)
 	}
 }
