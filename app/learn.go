@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
+	"math"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -19,6 +22,7 @@ type learn struct {
 	lesson string // open lesson's ID, "" for none
 	seed   uint64
 	origin string // for the quiz's shareable link
+	notice string // what was wrong with the link, shown above the page
 }
 
 const (
@@ -30,20 +34,26 @@ const (
 func (p *learn) OnNav(ctx app.Context) {
 	u := ctx.Page().URL()
 	q := u.Query()
-	p.mode, p.lesson = modeLessons, ""
+	p.mode, p.lesson, p.notice = modeLessons, "", ""
+	var notes []string
 	if l, ok := explain.LessonByID(q.Get("lesson")); ok {
 		p.lesson = l.ID
+	} else if q.Has("lesson") {
+		notes = append(notes, fmt.Sprintf("There is no lesson %s; here is the list.", clip(q.Get("lesson"))))
 	}
-	switch q.Get("mode") {
+	switch m := q.Get("mode"); m {
 	case modeQuiz:
 		p.mode = modeQuiz
 	case modeCards:
 		p.mode = modeCards
-	case "":
-		if q.Has("seed") {
+	case "", modeLessons:
+		if q.Has("seed") && m == "" {
 			p.mode = modeQuiz
 		}
+	default:
+		notes = append(notes, fmt.Sprintf("There is no section %s; showing the lessons.", clip(m)))
 	}
+	defer func() { p.notice = strings.Join(notes, " ") }()
 	if app.IsClient {
 		p.origin = app.Window().Get("location").Get("origin").String()
 	}
@@ -51,6 +61,9 @@ func (p *learn) OnNav(ctx app.Context) {
 		return
 	}
 	seed, err := strconv.ParseUint(q.Get("seed"), 10, 64)
+	if err != nil && q.Has("seed") {
+		notes = append(notes, fmt.Sprintf("The seed %s is not a whole number from 0 to %d, so a new seed was chosen: share the link below to give others the same questions.", clip(q.Get("seed")), uint64(math.MaxUint64)))
+	}
 	if err != nil || !q.Has("seed") {
 		// A fresh seed, written into the URL so the link can be shared.
 		seed = uint64(time.Now().UnixNano()%100000) + 1
@@ -60,6 +73,14 @@ func (p *learn) OnNav(ctx app.Context) {
 		ctx.Page().ReplaceURL(&nu)
 	}
 	p.seed = seed
+}
+
+// clip quotes a value from a link for a message, cut to 40 characters.
+func clip(v string) string {
+	if r := []rune(v); len(r) > 40 {
+		v = string(r[:40]) + "…"
+	}
+	return strconv.Quote(v)
 }
 
 // quizLink is the shareable link to the quiz with seed.
@@ -92,6 +113,7 @@ func (p *learn) Render() app.UI {
 			p.tab(modeQuiz, "/learn?mode=quiz", "Quiz: predict, then reveal"),
 			p.tab(modeCards, "/learn?mode=cards", "Interview drill cards"),
 		),
+		app.If(p.notice != "", app.P().ID("learn-notice").Class("banner warn").Role("status").Text("⚠ "+p.notice)),
 		app.Main().ID("learn-main").Body(body),
 		app.Footer().Class("foot").Body(
 			app.Text("Lessons run the ratelab limiter package compiled to WebAssembly on a simulated clock (nothing leaves this page). Keyboard: Tab to a request mark, Enter to explain it; ? lists the shortcuts."),

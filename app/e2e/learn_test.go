@@ -89,6 +89,7 @@ func TestLearn(t *testing.T) {
 		q.waitCount("#inspector", 1)
 		q.axe(axe, "quiz reveal")
 	})
+	t.Run("BadLinks", func(t *testing.T) { p.t = t; testLearnBadLinks(p) })
 	t.Run("Cards", func(t *testing.T) { p.t = t; testCards(p) })
 	t.Run("AxeCards", func(t *testing.T) { p.t = t; p.axe(axe, "cards") })
 	t.Run("DarkThemeAnd360px", func(t *testing.T) { p.t = t; testThemeAndNarrow(p, axe) })
@@ -515,6 +516,19 @@ func (p *page) noHorizontalScroll() {
 }
 
 // freshLearn loads a /learn link as a new document and waits for the page.
+// testLearnBadLinks: a bad seed, lesson or section in a link is said, and the
+// page still shows something useful (a new seed, the lesson list).
+func testLearnBadLinks(p *page) {
+	f := p.freshLearn(p.base + "/learn?seed=abc")
+	f.waitText("#learn-notice", "⚠ The seed \"abc\" is not a whole number from 0 to 18446744073709551615, so a new seed was chosen: share the link below to give others the same questions.")
+	f.waitAttr("#tab-quiz", "aria-current", "page")
+	f = p.freshLearn(p.base + "/learn?lesson=nope&mode=nope")
+	f.waitText("#learn-notice", "⚠ There is no lesson \"nope\"; here is the list. There is no section \"nope\"; showing the lessons.")
+	f.waitAttr("#tab-lessons", "aria-current", "page")
+	f = p.freshLearn(p.base + "/learn?mode=quiz&seed=42")
+	f.waitCount("#learn-notice", 0)
+}
+
 func (p *page) freshLearn(link string) *page { return p.freshAt(link, "Learn rate limiting") }
 
 // freshAt loads link as a new document (from a blank page) and waits for

@@ -3,6 +3,7 @@ package sim
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -306,6 +307,9 @@ func ParseTrace(name string, data []byte) (*Trace, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if len(t.Events) == 0 {
+		return nil, errors.New("the file has no requests; want lines of t_ms,client[,n] or an access log in Common / Combined Log Format")
 	}
 	t.Name = name
 	return t, nil

@@ -118,3 +118,14 @@ func TestParseCLFErrors(t *testing.T) {
 		}
 	}
 }
+
+// An empty file, or a CSV with only its header, is refused rather than
+// replacing a loaded trace with nothing.
+func TestParseTraceEmpty(t *testing.T) {
+	want := "the file has no requests; want lines of t_ms,client[,n] or an access log in Common / Combined Log Format"
+	for _, data := range []string{"", "\n\n", "t_ms,client\n", "t_ms,client,method,path,status,bytes\n"} {
+		if tr, err := ParseTrace("x.csv", []byte(data)); tr != nil || err == nil || err.Error() != want {
+			t.Errorf("ParseTrace(%q) = %v, %v; want %q", data, tr, err, want)
+		}
+	}
+}
