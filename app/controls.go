@@ -145,7 +145,7 @@ func (c *controls) param(label string, p Param, v float64, apply func(float64) e
 			app.Input().Type("range").ID(p.ID).Min(lo).Max(hi).Step(step).Value(num(pos)).
 				Aria("label", label).
 				OnInput(func(ctx app.Context, e app.Event) {
-					x, err := strconv.ParseFloat(ctx.JSSrc().Get("value").String(), 64)
+					x, err := strconv.ParseFloat(fieldText(ctx.JSSrc()), 64)
 					if err != nil {
 						return
 					}
@@ -154,7 +154,7 @@ func (c *controls) param(label string, p Param, v float64, apply func(float64) e
 			app.Input().Type("number").ID(p.ID+"-num").Class("num").Min(p.Min).Max(p.Max).Step(p.Step).
 				Value(num(v)).Aria("label", label+" ("+p.Unit+")").
 				OnChange(func(ctx app.Context, e app.Event) {
-					x, err := p.Parse(ctx.JSSrc().Get("value").String())
+					x, err := p.Parse(fieldText(ctx.JSSrc()))
 					if err != nil {
 						c.errs[p.ID] = err.Error()
 						return
@@ -186,7 +186,7 @@ func (c *controls) onSend(ctx app.Context, e app.Event) { c.Sim.Send(1) }
 func (c *controls) onBurst(ctx app.Context, e app.Event) { c.Sim.Send(c.burstN) }
 
 func (c *controls) onBurstN(ctx app.Context, e app.Event) {
-	x, err := ParamBurstN.Parse(ctx.JSSrc().Get("value").String())
+	x, err := ParamBurstN.Parse(fieldText(ctx.JSSrc()))
 	if err != nil {
 		c.errs[ParamBurstN.ID] = err.Error()
 		return

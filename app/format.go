@@ -42,6 +42,9 @@ var (
 func (p Param) Parse(text string) (float64, error) {
 	text = strings.TrimSpace(text)
 	want := fmt.Sprintf("want %s to %s %s", num(p.Min), num(p.Max), p.Unit)
+	if text == unreadable {
+		return 0, fmt.Errorf("%s is not a number the browser can read (too large, or not a number); %s", p.Name, want)
+	}
 	if text == "" {
 		return 0, fmt.Errorf("%s is empty; %s", p.Name, want)
 	}
@@ -152,3 +155,8 @@ func Seconds(s float64) time.Duration {
 
 // Milliseconds converts whole milliseconds to a duration.
 func Milliseconds(ms int) time.Duration { return time.Duration(ms) * time.Millisecond }
+
+// unreadable is what fieldText returns for a number field whose text the
+// browser cannot read as a number (it then reports an empty value, e.g. for
+// 1e309): so the message does not claim the field is empty.
+const unreadable = "\x00unreadable"

@@ -106,3 +106,11 @@ func TestSliderPositions(t *testing.T) {
 		}
 	}
 }
+
+func TestParamParseUnreadable(t *testing.T) {
+	p := Param{Name: "burst", Unit: "tokens", Min: 1, Max: 100, Integer: true}
+	_, err := p.Parse(unreadable)
+	if want := "burst is not a number the browser can read (too large, or not a number); want 1 to 100 tokens"; err == nil || err.Error() != want {
+		t.Errorf("Parse(unreadable) error = %v; want %q", err, want)
+	}
+}

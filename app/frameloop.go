@@ -28,3 +28,12 @@ func frameLoop(ctx app.Context, every time.Duration, pending *atomic.Bool, frame
 		}
 	}()
 }
+
+// fieldText returns an input's value, or unreadable when the browser flags
+// its text as bad input.
+func fieldText(el app.Value) string {
+	if v := el.Get("validity"); v.Truthy() && v.Get("badInput").Truthy() {
+		return unreadable
+	}
+	return el.Get("value").String()
+}

@@ -72,8 +72,8 @@ func errLine(m *labModel, id string) app.UI {
 
 func (c *labControls) onBudget(ctx app.Context, e app.Event) {
 	doc := app.Window().Get("document")
-	lt := doc.Call("getElementById", "budget-limit").Get("value").String()
-	wt := doc.Call("getElementById", "budget-window").Get("value").String()
+	lt := fieldText(doc.Call("getElementById", "budget-limit"))
+	wt := fieldText(doc.Call("getElementById", "budget-window"))
 	l, err := (Param{Name: "limit", Unit: "requests", Min: 1, Max: 10000, Integer: true}).Parse(lt)
 	if err != nil {
 		c.M.setErr("budget", err)
@@ -88,7 +88,7 @@ func (c *labControls) onBudget(ctx app.Context, e app.Event) {
 }
 
 func (c *labControls) onAddLane(ctx app.Context, e app.Event) {
-	v := ctx.JSSrc().Get("value").String()
+	v := fieldText(ctx.JSSrc())
 	ctx.JSSrc().Set("value", "")
 	if v != "" {
 		c.M.addLane(v)
@@ -113,7 +113,7 @@ func (c *labControls) traffic(s sim.Setup) app.UI {
 			app.Button().ID("burst").Class("btn").Text("Burst ×"+strconv.Itoa(m.burstN)).OnClick(func(ctx app.Context, e app.Event) { m.fire(m.burstN) }),
 			app.Input().Type("number").ID("burst-n").Class("num small").Min(1).Max(sim.MaxBurst).Step(1).Value(m.burstN).Aria("label", "Burst size").
 				OnChange(func(ctx app.Context, e app.Event) {
-					v, err := (Param{Name: "N", Unit: "requests", Min: 1, Max: sim.MaxBurst, Integer: true}).Parse(ctx.JSSrc().Get("value").String())
+					v, err := (Param{Name: "N", Unit: "requests", Min: 1, Max: sim.MaxBurst, Integer: true}).Parse(fieldText(ctx.JSSrc()))
 					if m.setErr("burst-n", err) {
 						m.burstN = int(v)
 					}
@@ -122,7 +122,7 @@ func (c *labControls) traffic(s sim.Setup) app.UI {
 		app.Div().Class("row").Body(
 			app.Label().For("fire-as").Class("inline-label").Text("as client"),
 			app.Select().ID("fire-as").Class("select").Body(asOpts...).OnChange(func(ctx app.Context, e app.Event) {
-				m.fireAs = ctx.JSSrc().Get("value").String()
+				m.fireAs = fieldText(ctx.JSSrc())
 			}),
 			app.Span().Class("hint").Body(app.Kbd().Text("Space"), app.Text(" also sends")),
 		),
@@ -141,9 +141,9 @@ func (c *labControls) traffic(s sim.Setup) app.UI {
 			app.Label().For("seed").Class("inline-label").Text("Seed"),
 			app.Input().Type("number").ID("seed").Class("num").Min(0).Step(1).Value(strconv.FormatUint(s.Seed, 10)).
 				OnChange(func(ctx app.Context, e app.Event) {
-					v, err := strconv.ParseUint(strings.TrimSpace(ctx.JSSrc().Get("value").String()), 10, 64)
+					v, err := strconv.ParseUint(strings.TrimSpace(fieldText(ctx.JSSrc())), 10, 64)
 					if err != nil {
-						m.setErr("seed", fmt.Errorf("seed %q is not a whole number; want 0 or more", ctx.JSSrc().Get("value").String()))
+						m.setErr("seed", fmt.Errorf("seed %q is not a whole number; want 0 or more", fieldText(ctx.JSSrc())))
 						return
 					}
 					m.live()
@@ -200,8 +200,8 @@ func (c *labControls) tiers() app.UI {
 
 func (c *labControls) onTier(ctx app.Context, e app.Event) {
 	doc := app.Window().Get("document")
-	name := strings.TrimSpace(doc.Call("getElementById", "tier-name").Get("value").String())
-	f, err := (Param{Name: "tier multiple", Unit: "×", Min: 0.01, Max: sim.MaxTierFactor}).Parse(doc.Call("getElementById", "tier-factor").Get("value").String())
+	name := strings.TrimSpace(fieldText(doc.Call("getElementById", "tier-name")))
+	f, err := (Param{Name: "tier multiple", Unit: "×", Min: 0.01, Max: sim.MaxTierFactor}).Parse(fieldText(doc.Call("getElementById", "tier-factor")))
 	if err != nil {
 		c.M.setErr("tier", err)
 		return
@@ -239,7 +239,7 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 			app.Span().Text(pp.Name),
 			app.Input().Type("number").ID(pp.ID).Class("num small").Min(pp.Min).Max(pp.Max).Attr("step", "any").Value(num(pp.get(cl.Pattern))).
 				OnChange(edit(func(c *sim.Client) error {
-					v, err := pp.Parse(app.Window().Get("document").Call("getElementById", pp.ID).Get("value").String())
+					v, err := pp.Parse(fieldText(app.Window().Get("document").Call("getElementById", pp.ID)))
 					if err != nil {
 						return err
 					}
@@ -253,12 +253,12 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 		app.Div().Class("row tight").Body(
 			app.Input().Type("text").ID(id+"-name").Class("text").Value(cl.Name).Aria("label", "Client name").
 				OnChange(edit(func(c *sim.Client) error {
-					c.Name = strings.TrimSpace(app.Window().Get("document").Call("getElementById", id+"-name").Get("value").String())
+					c.Name = strings.TrimSpace(fieldText(app.Window().Get("document").Call("getElementById", id+"-name")))
 					return nil
 				}), id),
 			app.Select().ID(id+"-pattern").Class("select").Aria("label", "Pattern").Body(pats...).
 				OnChange(edit(func(c *sim.Client) error {
-					c.Pattern = m.defaultPattern(sim.PatternKind(app.Window().Get("document").Call("getElementById", id+"-pattern").Get("value").String()))
+					c.Pattern = m.defaultPattern(sim.PatternKind(fieldText(app.Window().Get("document").Call("getElementById", id+"-pattern"))))
 					return nil
 				}), id),
 			app.Button().ID(id+"-remove").Class("btn icon").Title("Remove "+cl.Name).Aria("label", "Remove "+cl.Name).Text("✕").
@@ -275,7 +275,7 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 				app.Span().Text("weight"),
 				app.Input().Type("number").ID(id+"-weight").Class("num small").Min(0).Attr("step", "any").Value(num(cl.Weight)).
 					OnChange(edit(func(c *sim.Client) error {
-						v, err := (Param{Name: "weight", Unit: "×", Min: 0.001, Max: sim.MaxRate}).Parse(app.Window().Get("document").Call("getElementById", id+"-weight").Get("value").String())
+						v, err := (Param{Name: "weight", Unit: "×", Min: 0.001, Max: sim.MaxRate}).Parse(fieldText(app.Window().Get("document").Call("getElementById", id+"-weight")))
 						c.Weight = v
 						return err
 					}), id),
@@ -285,7 +285,7 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 				app.Span().Text("tier"),
 				app.Input().Type("text").ID(id+"-tier").Class("text small").Value(cl.Tier).Placeholder("(lane default)").
 					OnChange(edit(func(c *sim.Client) error {
-						c.Tier = strings.TrimSpace(app.Window().Get("document").Call("getElementById", id+"-tier").Get("value").String())
+						c.Tier = strings.TrimSpace(fieldText(app.Window().Get("document").Call("getElementById", id+"-tier")))
 						return nil
 					}), id),
 			),

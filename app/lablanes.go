@@ -201,7 +201,7 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 			app.Button().ID("step-1s").Class("btn").Title("Move the clock forward by 1 s").Text("+1 s").OnClick(v.step(time.Second)),
 			app.Label().For("speed").Class("inline-label").Text("speed"),
 			app.Select().ID("speed").Class("select").Body(speeds...).OnChange(func(ctx app.Context, e app.Event) {
-				x, _ := strconv.ParseFloat(ctx.JSSrc().Get("value").String(), 64)
+				x, _ := strconv.ParseFloat(fieldText(ctx.JSSrc()), 64)
 				m.setErr("clock", m.lab.Clock().SetSpeed(x))
 				m.changed()
 			}),
@@ -216,7 +216,7 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 			app.Input().Type("range").ID("scrub").Min(0).Max(int64(nowMs)).Step(1).Value(int64(atMs)).
 				Aria("label", "Timeline: show every lane as it was at this instant").
 				OnInput(func(ctx app.Context, e app.Event) {
-					x, err := strconv.ParseFloat(ctx.JSSrc().Get("value").String(), 64)
+					x, err := strconv.ParseFloat(fieldText(ctx.JSSrc()), 64)
 					if err == nil {
 						m.scrubTo(sim.Instant(x) * time.Millisecond)
 					}
@@ -271,7 +271,7 @@ func (v *labLanes) legend(l *sim.Lab, rmax float64) app.UI {
 		app.Label().Class("inline-label").Body(
 			app.Text("state of client "),
 			app.Select().ID("focus").Class("select").Body(opts...).OnChange(func(ctx app.Context, e app.Event) {
-				m.setErr("clock", m.shown().SetFocus(ctx.JSSrc().Get("value").String()))
+				m.setErr("clock", m.shown().SetFocus(fieldText(ctx.JSSrc())))
 				m.changed()
 			}),
 		),
@@ -610,7 +610,7 @@ func (e *laneEditor) Render() app.UI {
 			app.Span().Class("lane-num").Text("#"+strconv.Itoa(i+1)),
 			app.Select().ID(id+"-kind").Class("select kind").Aria("label", "Strategy of lane "+strconv.Itoa(i+1)).Body(kinds...).
 				OnChange(func(ctx app.Context, ev app.Event) {
-					m.setLaneKind(i, limiter.Kind(ctx.JSSrc().Get("value").String()))
+					m.setLaneKind(i, limiter.Kind(fieldText(ctx.JSSrc())))
 				}, id),
 			btn("up", "↑", "Move lane up", i == 0),
 			btn("down", "↓", "Move lane down", i == e.N-1),
@@ -649,14 +649,14 @@ func (e *laneEditor) param(lp laneParam, c limiter.Config) app.UI {
 			app.Label().For(p.ID+"-num").Class("pname").Text(p.Name),
 			app.Input().Type("range").ID(p.ID).Min(0).Max(LogSteps).Step(1).Value(num(pos)).Aria("label", p.Name).
 				OnInput(func(ctx app.Context, ev app.Event) {
-					x, err := strconv.ParseFloat(ctx.JSSrc().Get("value").String(), 64)
+					x, err := strconv.ParseFloat(fieldText(ctx.JSSrc()), 64)
 					if err == nil {
 						m.setLaneParam(i, which, p.FromSlider(x))
 					}
 				}, p.ID),
 			app.Input().Type("number").ID(p.ID+"-num").Class("num small").Attr("step", "any").Value(num(val)).Aria("label", p.Name+" ("+p.Unit+")").
 				OnChange(func(ctx app.Context, ev app.Event) {
-					x, err := p.Parse(ctx.JSSrc().Get("value").String())
+					x, err := p.Parse(fieldText(ctx.JSSrc()))
 					if err != nil {
 						m.setErr(p.ID, err)
 						m.changed()

@@ -130,7 +130,7 @@ func (v *quizView) ask() app.UI {
 			app.If(qu.AskTokens, app.Div().Class("row").Body(
 				app.Label().For("quiz-tokens").Class("inline-label").Text("Tokens left after it:"),
 				app.Input().Type("number").ID("quiz-tokens").Class("num").Min(0).Step(0.01).Value(v.tokens).
-					OnInput(func(ctx app.Context, e app.Event) { v.tokens = ctx.JSSrc().Get("value").String() }),
+					OnInput(func(ctx app.Context, e app.Event) { v.tokens = fieldText(ctx.JSSrc()) }),
 				app.Span().Class("unit").Text("tokens (2 decimals, rounded down)"),
 			)),
 		),

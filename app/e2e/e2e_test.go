@@ -103,6 +103,13 @@ func testBadInput(p *page) {
 		errID := "#" + strings.TrimSuffix(c.id, "-num") + "-error"
 		p.waitText(errID, c.msg)
 	}
+	// Typed (not set by script), 1e309 is bad input to the browser, which
+	// then reports an empty value: the message must not say "empty".
+	p.setNumber("capacity-num", "3")
+	p.waitGone("#capacity-error")
+	p.eval(`(() => { const el = document.getElementById("capacity-num"); el.focus(); el.select(); return el.value; })()`)
+	p.do(chromedp.SendKeys(chromedp.CSS("#capacity-num"), "1e309\r"))
+	p.waitText("#capacity-error", "⚠ burst is not a number the browser can read (too large, or not a number); want 1 to 100 tokens")
 	p.waitText("#capacity-value", "3 tokens")
 	p.waitText("#rate-value", "0.5 tokens/s")
 	p.waitText("#level-of", " of 3 tokens") // the limiter's own burst
