@@ -19,8 +19,9 @@ type controls struct {
 }
 
 type sliderPos struct {
-	id  string
-	pos float64
+	id    string
+	pos   float64 // the slider's position
+	value float64 // the parameter's value, for the number field
 }
 
 func (c *controls) OnInit() {
@@ -38,6 +39,11 @@ func (c *controls) syncSliders(ctx app.Context) {
 		for _, s := range c.sliders {
 			if el := app.Window().GetElementByID(s.id); el.Truthy() {
 				el.Set("value", num(s.pos))
+			}
+			// The number field too: go-app reuses the element across a
+			// strategy switch and leaves text typed into it in place.
+			if el := app.Window().GetElementByID(s.id + "-num"); el.Truthy() {
+				el.Set("value", num(s.value))
 			}
 		}
 	})
@@ -131,7 +137,7 @@ func explanation(k limiter.Kind) string {
 // values, and the error of the last bad entry.
 func (c *controls) param(label string, p Param, v float64, apply func(float64) error) app.UI {
 	pos := p.SliderPos(v)
-	c.sliders = append(c.sliders, sliderPos{id: p.ID, pos: pos})
+	c.sliders = append(c.sliders, sliderPos{id: p.ID, pos: pos, value: v})
 	lo, hi, step := p.Min, p.Max, p.Step
 	if p.Log {
 		lo, hi, step = 0, LogSteps, 1

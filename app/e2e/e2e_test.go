@@ -118,6 +118,24 @@ func testBadInput(p *page) {
 	p.waitGone("#capacity-error")
 	p.setNumber("rate-num", "0.5")
 	p.waitGone("#rate-error")
+	// Text typed but not applied does not follow a strategy switch into the
+	// other strategy's field.
+	// (The case that showed it: burst and limit equal, so go-app saw no
+	// change to the field's value attribute.)
+	p.click("#strategy-sliding_window_log")
+	p.waitCount("#limit-value", 1)
+	limit, _, _ := strings.Cut(p.text("#limit-value"), " ") // "10 requests"
+	p.click("#strategy-token_bucket")
+	p.setNumber("capacity-num", limit)
+	p.waitText("#capacity-value", limit+" tokens")
+	p.eval(`(() => { const el = document.getElementById("capacity-num"); el.value = "7"; return el.value; })()`)
+	p.click("#strategy-sliding_window_log")
+	p.waitText("#limit-value", limit+" requests")
+	p.waitValue("#limit-num", limit)
+	p.click("#strategy-token_bucket")
+	p.waitValue("#capacity-num", limit)
+	p.setNumber("capacity-num", "3")
+	p.waitText("#capacity-value", "3 tokens")
 }
 
 // testSpaceAndBurst: after a reset (fresh bucket of 3, paused), Space sends
