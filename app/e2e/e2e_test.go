@@ -126,6 +126,7 @@ func testBadInput(p *page) {
 	p.waitCount("#limit-value", 1)
 	limit, _, _ := strings.Cut(p.text("#limit-value"), " ") // "10 requests"
 	p.click("#strategy-token_bucket")
+	p.waitCount("#capacity-num", 1)
 	p.setNumber("capacity-num", limit)
 	p.waitText("#capacity-value", limit+" tokens")
 	p.eval(`(() => { const el = document.getElementById("capacity-num"); el.value = "7"; return el.value; })()`)
@@ -133,6 +134,7 @@ func testBadInput(p *page) {
 	p.waitText("#limit-value", limit+" requests")
 	p.waitValue("#limit-num", limit)
 	p.click("#strategy-token_bucket")
+	p.waitCount("#capacity-num", 1)
 	p.waitValue("#capacity-num", limit)
 	p.setNumber("capacity-num", "3")
 	p.waitText("#capacity-value", "3 tokens")
