@@ -197,22 +197,7 @@ type browser struct {
 
 func newBrowser(t *testing.T, chromium string, extra ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-timer-throttling", true),
-		chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1360, 940),
-	}
+	opts := chromiumOptions(t, chromium)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), append(opts, extra...)...)
 	ctx, cancel := chromedp.NewContext(actx)
 	// Start the browser now, on a blank page, so that its start-up is not

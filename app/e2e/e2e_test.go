@@ -337,10 +337,10 @@ func startServer(t *testing.T) string {
 	}
 }
 
-// openPage starts Chromium, opens the playground and waits for the wasm. It
-// fails the test if the page requests anything outside its own server.
-func openPage(t *testing.T, chromium, base string) *page {
-	opts := []chromedp.ExecAllocatorOption{
+// chromiumOptions are Debian's Chromium, headless, as root, with a fresh
+// profile and nothing that reaches out to the internet.
+func chromiumOptions(t *testing.T, chromium string) []chromedp.ExecAllocatorOption {
+	return []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromium),
 		chromedp.Headless,
 		chromedp.NoSandbox,
@@ -356,7 +356,12 @@ func openPage(t *testing.T, chromium, base string) *page {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1360, 940),
 	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+}
+
+// openPage starts Chromium, opens the playground and waits for the wasm. It
+// fails the test if the page requests anything outside its own server.
+func openPage(t *testing.T, chromium, base string) *page {
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), chromiumOptions(t, chromium)...)
 	t.Cleanup(cancelA)
 	ctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(cancel)
