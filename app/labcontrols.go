@@ -384,6 +384,7 @@ func (c *labControls) share() app.UI {
 				m.setErr("export", m.shown().ExportCSV(&b))
 				c.exportURL = download("ratelab-results.csv", "text/csv", b.String())
 			}),
+			app.A().ID("quiz-this").Class("btn").Href(quizLinkFor(m)).Title("A predict-then-reveal quiz on these lanes and this traffic").Text("Quiz me on this setup"),
 			app.If(c.exportURL != "", app.A().ID("export-link").Href(c.exportURL).Attr("download", "ratelab-results.csv").Text("ratelab-results.csv")),
 		),
 		errLine(m, "export"),
@@ -391,6 +392,15 @@ func (c *labControls) share() app.UI {
 }
 
 // shareLink is the absolute link to the current setup.
+// quizLinkFor is the /learn quiz on the lab's setup (its seed draws the
+// questions too).
+func quizLinkFor(m *labModel) string {
+	v := m.lab.Setup().Values()
+	v.Del("trace") // the quiz asks about the clients' traffic
+	v.Set("mode", "quiz")
+	return "/learn?" + v.Encode()
+}
+
 func shareLink(m *labModel) string {
 	origin := ""
 	if app.IsClient {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/explain"
+	"github.com/ratelab/ratelab/app/sim"
 )
 
 // learn is the /learn page: the guided lessons, the predict-then-reveal
@@ -23,6 +24,9 @@ type learn struct {
 	seed   uint64
 	origin string // for the quiz's shareable link
 	notice string // what was wrong with the link, shown above the page
+	// The quiz's setup: the lab's defaults, or the lab setup in the link.
+	setup    sim.Setup
+	fromLink bool
 }
 
 const (
@@ -60,6 +64,17 @@ func (p *learn) OnNav(ctx app.Context) {
 	if p.mode != modeQuiz {
 		return
 	}
+	p.setup, p.fromLink = sim.DefaultSetup(), false
+	if q.Has("lane") || q.Has("client") {
+		s, err := sim.DecodeSetup(q) // a bad part falls back to its default, and is said
+		if err != nil {
+			for _, e := range unjoin(err) {
+				notes = append(notes, e.Error()+".")
+			}
+		}
+		s.Trace = "" // the quiz asks about the clients' traffic
+		p.setup, p.fromLink = s, true
+	}
 	seed, err := strconv.ParseUint(q.Get("seed"), 10, 64)
 	if err != nil && q.Has("seed") {
 		notes = append(notes, fmt.Sprintf("The seed %s is not a whole number from 0 to %d, so a new seed was chosen: share the link below to give others the same questions.", clip(q.Get("seed")), uint64(math.MaxUint64)))
@@ -68,11 +83,27 @@ func (p *learn) OnNav(ctx app.Context) {
 		// A fresh seed, written into the URL so the link can be shared.
 		seed = uint64(time.Now().UnixNano()%100000) + 1
 		nu := *u
-		v := url.Values{"mode": {modeQuiz}, "seed": {strconv.FormatUint(seed, 10)}}
-		nu.RawQuery = v.Encode()
+		nu.RawQuery = p.quizQuery(seed).Encode()
 		ctx.Page().ReplaceURL(&nu)
 	}
 	p.seed = seed
+	if p.fromLink {
+		p.setup.Seed = seed // the traffic's seed is the link's seed too
+	}
+}
+
+// quizQuery is the query of the quiz link for seed: the lab setup when the
+// quiz came from one.
+func (p *learn) quizQuery(seed uint64) url.Values {
+	v := url.Values{}
+	if p.fromLink {
+		s := p.setup
+		s.Seed = seed
+		v = s.Values()
+	}
+	v.Set("mode", modeQuiz)
+	v.Set("seed", strconv.FormatUint(seed, 10))
+	return v
 }
 
 // clip quotes a value from a link for a message, cut to 40 characters.
@@ -83,16 +114,16 @@ func clip(v string) string {
 	return strconv.Quote(v)
 }
 
-// quizLink is the shareable link to the quiz with seed.
-func quizLink(origin string, seed uint64) string {
-	return origin + "/learn?mode=quiz&seed=" + strconv.FormatUint(seed, 10)
+// quizLink is the shareable link to the quiz.
+func (p *learn) quizLink() string {
+	return p.origin + "/learn?" + p.quizQuery(p.seed).Encode()
 }
 
 func (p *learn) Render() app.UI {
 	var body app.UI
 	switch p.mode {
 	case modeQuiz:
-		body = &quizView{Seed: p.seed, Link: quizLink(p.origin, p.seed)}
+		body = &quizView{Seed: p.seed, Link: p.quizLink(), Setup: p.setup, FromLink: p.fromLink}
 	case modeCards:
 		body = &cardsView{}
 	default:

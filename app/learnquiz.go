@@ -9,10 +9,6 @@ import (
 	"github.com/ratelab/ratelab/app/sim"
 )
 
-// quizSetup is the configuration and traffic the quiz asks about: the
-// comparison lab's default lanes and clients.
-func quizSetup() sim.Setup { return sim.DefaultSetup() }
-
 // quizView is the predict-then-reveal quiz for one seed: the clock pauses
 // before each asked request, the learner predicts, the reveal shows the
 // inspector; a running score and streak, and a review of mistakes.
@@ -20,8 +16,13 @@ type quizView struct {
 	app.Compo
 	Seed uint64
 	Link string
+	// Setup is the configuration and traffic asked about: the comparison
+	// lab's defaults, or the lab setup the link carries (FromLink).
+	Setup    sim.Setup
+	FromLink bool
 
 	quiz     *explain.Quiz
+	built    string   // the setup and seed the quiz was built for
 	lab      *sim.Lab // the same traffic, run past the last question, for context
 	err      string
 	choice   string // "allowed", "denied" or ""
@@ -32,17 +33,19 @@ type quizView struct {
 }
 
 func (v *quizView) ensure() {
-	if v.quiz != nil && v.quiz.Seed == v.Seed {
+	key := v.Setup.Values().Encode() + "|" + strconv.FormatUint(v.Seed, 10)
+	if v.built == key && (v.quiz != nil || v.err != "") {
 		return
 	}
+	v.built = key
 	v.quiz, v.lab, v.err, v.feedback, v.choice, v.tokens, v.formErr = nil, nil, "", nil, "", "", ""
-	q, err := explain.NewQuiz(quizSetup(), v.Seed)
+	q, err := explain.NewQuiz(v.Setup, v.Seed)
 	if err != nil {
 		v.err = err.Error()
 		return
 	}
 	v.quiz = q
-	lab, err := sim.New(quizSetup(), nil, sim.Options{History: 4096})
+	lab, err := sim.New(v.Setup, nil, sim.Options{History: 4096})
 	if err == nil {
 		err = lab.AdvanceTo(explain.QuizHorizon)
 	}
@@ -60,7 +63,7 @@ func (v *quizView) Render() app.UI {
 	v.ensure()
 	head := app.Div().Class("quiz-head").Body(
 		app.H2().Text("Quiz: predict, then reveal"),
-		app.P().Class("hint").Text("Questions come from the comparison lab's default lanes and traffic, drawn with the seed below: the same link gives every student the same questions."),
+		app.P().ID("quiz-source").Class("hint").Text(quizSource(v.FromLink)),
 		app.Div().Class("row share-row").Body(
 			app.Label().For("quiz-link").Class("inline-label").Text("Share these questions:"),
 			app.Input().ID("quiz-link").Class("text share").ReadOnly(true).Value(v.Link),
@@ -280,4 +283,11 @@ func (v *quizView) results() app.UI {
 			app.A().ID("quiz-new").Class("btn").Href("/learn?mode=quiz&seed="+strconv.FormatUint(v.Seed+1, 10)).Text("New questions (seed "+strconv.FormatUint(v.Seed+1, 10)+")"),
 		),
 	)
+}
+
+func quizSource(fromLink bool) string {
+	if fromLink {
+		return "Questions come from the comparison lab setup in this link (its lanes, clients and traffic), drawn with the seed below: the same link gives every student the same questions."
+	}
+	return "Questions come from the comparison lab's default lanes and traffic, drawn with the seed below: the same link gives every student the same questions. To be quizzed on your own setup, use \"Quiz me on this setup\" in the comparison lab."
 }

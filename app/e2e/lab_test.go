@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/limiter"
 )
@@ -34,6 +35,7 @@ func TestLab(t *testing.T) {
 	t.Run("MalformedCSV", func(t *testing.T) { p.t = t; testLabMalformedCSV(p) })
 	t.Run("NASATrace", func(t *testing.T) { p.t = t; testLabNASA(p) })
 	t.Run("Tiers", func(t *testing.T) { p.t = t; testLabTiers(p) })
+	t.Run("QuizOnThisSetup", func(t *testing.T) { p.t = t; testLabQuiz(p) })
 }
 
 // testLabNavigation: the playground links to the lab and back.
@@ -376,6 +378,37 @@ func testLabTiers(p *page) {
 	f.click("#tier-remove-pro")
 	f.waitCount("#lane-0-tier-pro", 0)
 	f.waitText("#lane-0-allowed", "4")
+}
+
+// testLabQuiz: "Quiz me on this setup" opens the quiz on the lab's lanes and
+// traffic, with the lab's seed: the questions equal explain.NewQuiz's for
+// that setup and seed.
+func testLabQuiz(p *page) {
+	s := sim.Setup{
+		Lanes: []sim.LaneSpec{
+			{Config: limiter.Config{Kind: limiter.KindSlidingWindowCounter, Limit: 4, Window: time.Second}},
+			{Config: limiter.Config{Kind: limiter.KindTokenBucket, Rate: 3, Burst: 4}},
+		},
+		Clients: []sim.Client{{Name: "zoe", Pattern: sim.Pattern{Kind: sim.PatternPoisson, Rate: 6}, Weight: 1}},
+		Seed:    77, Speed: 1, Worst: time.Second,
+	}
+	ref, err := explain.NewQuiz(s, 77)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	f := p.fresh(p.base + "/lab?" + s.Values().Encode())
+	f.waitCount(".lane[id^=lane-]", 2)
+	f.click("#quiz-this")
+	f.waitText("h1", "Learn rate limiting")
+	f.waitText("#quiz-seed", "seed 77")
+	f.waitText("#quiz-source", "Questions come from the comparison lab setup in this link (its lanes, clients and traffic), drawn with the seed below: the same link gives every student the same questions.")
+	f.waitText("#quiz-prompt", ref.Questions[0].Prompt)
+	f.waitCount("#learn-notice", 0)
+	link := f.eval(`document.getElementById("quiz-link").value`)
+	if !strings.Contains(link, "lane=sliding_window_counter") || !strings.Contains(link, "seed=77") || !strings.Contains(link, "mode=quiz") {
+		p.t.Errorf("quiz link %q: want the lab's lanes, seed 77 and mode=quiz", link)
+	}
+	f.screenshot("lab-9-quiz-on-this-setup.png")
 }
 
 // fresh loads link as a new document (from a blank page, so nothing of the
