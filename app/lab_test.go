@@ -1,10 +1,14 @@
 package main
 
 import (
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/limiter"
 )
 
 // TestLabLanesWindowEdge renders the lanes after the window-edge attack on
@@ -53,5 +57,133 @@ func TestLabLaneParamKeepsLastGood(t *testing.T) {
 	}
 	if m.errs["lane-0-p2"] == "" {
 		t.Error("no message next to the window field")
+	}
+}
+
+// inspectSetup: one token bucket lane (5/s, burst 2) with a tier "pro"
+// (10/s, burst 4), and two clients that only click: "you" and "paid" (pro).
+func inspectSetup() sim.Setup {
+	return sim.Setup{
+		Lanes: []sim.LaneSpec{{
+			Config: limiter.Config{Kind: limiter.KindTokenBucket, Rate: 5, Burst: 2},
+			Tiers:  map[string]limiter.Config{"pro": {Kind: limiter.KindTokenBucket, Rate: 10, Burst: 4}},
+		}},
+		Clients: []sim.Client{
+			{Name: "you", Pattern: sim.Pattern{Kind: sim.PatternNone}},
+			{Name: "paid", Pattern: sim.Pattern{Kind: sim.PatternNone}, Tier: "pro"},
+		},
+		Seed: 1, Speed: 1, Worst: time.Second,
+	}
+}
+
+// TestLabInspector: after Burst ×3 for "you" and ×5 for "paid" at 0.1 s,
+// opening the inspector on a lane decision pauses the clock and shows
+// explain.Replay of that client's requests (rebuilt by Lab.EventsOf) with
+// the client's tier Config; the selected decision is drawn.
+func TestLabInspector(t *testing.T) {
+	m := newLabModel()
+	m.loadSetup(inspectSetup().Values())
+	if len(m.linkErrs) != 0 {
+		t.Fatal(m.linkErrs)
+	}
+	m.lab.Clock().Pause()
+	m.lab.Step(100 * time.Millisecond)
+	m.lab.Fire("you", 3)
+	m.lab.Fire("paid", 5)
+	m.lab.Clock().Resume()
+	hist := m.lab.Lanes()[0].History(nil)
+	if len(hist) != 8 {
+		t.Fatalf("%d decisions; want 8", len(hist))
+	}
+	for _, tc := range []struct {
+		k       int
+		client  string
+		ck      int
+		cfg     limiter.Config
+		allowed bool
+	}{
+		{0, "you", 0, inspectSetup().Lanes[0].Config, true},
+		{2, "you", 2, inspectSetup().Lanes[0].Config, false},
+		{6, "paid", 3, inspectSetup().Lanes[0].Tiers["pro"], true}, // allowed by the pro burst of 4
+		{7, "paid", 4, inspectSetup().Lanes[0].Tiers["pro"], false},
+	} {
+		m.sel = labSel{lane: 0, g: int64(tc.k)}
+		m.openInspector()
+		if m.insp == nil || m.insp.err != "" {
+			t.Fatalf("decision %d: inspector %+v", tc.k, m.insp)
+		}
+		events := make([]sim.Event, 0)
+		for range tc.ck + 1 {
+			events = append(events, sim.Event{At: 100 * time.Millisecond, Client: tc.client, N: 1})
+		}
+		want, err := explain.Replay(tc.cfg, tc.client, events, tc.ck)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(m.insp.exp, want) {
+			t.Errorf("decision %d: inspector\n%s\nwant\n%s", tc.k, m.insp.exp.Text(), want.Text())
+		}
+		if got := m.insp.exp.Decision.Allowed; got != tc.allowed || got != hist[tc.k].Allowed {
+			t.Errorf("decision %d: explained allowed=%v, lane %v; want %v", tc.k, got, hist[tc.k].Allowed, tc.allowed)
+		}
+		if !m.lab.Clock().Paused() {
+			t.Errorf("decision %d: the clock runs with the inspector open", tc.k)
+		}
+		m.lab.Clock().Resume()
+	}
+	m.sel = labSel{lane: 0, g: 2}
+	m.openInspector()
+	html := mount(t, &labLanes{M: m})
+	wantTexts(t, html, map[string]string{
+		"insp-title":      "Why: lane 1, request 3 (you) at 0.10 s: denied",
+		"insp-verdict":    "✕ " + m.insp.exp.Verdict,
+		"lane-0-selected": "Selected: request 3 (you) at 0.10 s: denied — Enter explains it",
+	})
+	for _, s := range []string{`id="lane-0-sel"`, `id="lab-insp-note"`, `tabindex="0"`, `role="application"`} {
+		if !strings.Contains(html, s) {
+			t.Errorf("the lanes lack %s", s)
+		}
+	}
+}
+
+// TestExplainLabDecisionBoundedHistory: with a history of 2, the third of
+// three clicks at one instant is still request 3 of its client (the first
+// rolled out of the history) and denied by burst 2.
+func TestExplainLabDecisionBoundedHistory(t *testing.T) {
+	s := inspectSetup()
+	l, err := sim.New(s, nil, sim.Options{History: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Fire("you", 3)
+	hist := l.Lanes()[0].History(nil)
+	for k, allowed := range []bool{true, false} {
+		e, err := explainLabDecision(l, 0, hist, k)
+		if err != nil || e.Decision.Allowed != allowed || hist[k].Allowed != allowed {
+			t.Errorf("history %d: explained allowed=%v (%v), lane %v; want %v", k, e.Decision.Allowed, err, hist[k].Allowed, allowed)
+		}
+	}
+	if _, err := explainLabDecision(l, 0, hist, 2); err == nil {
+		t.Error("decision 3 of a history of 2: no error")
+	}
+}
+
+// TestNearestDecision: a click on a column's ✓ row picks its first allowed
+// decision, on its ✕ row its denied one; nothing farther than the tolerance.
+func TestNearestDecision(t *testing.T) {
+	a := axis{x0: 0, x1: laneW, from: 0, to: 6 * time.Second} // 100 units a second
+	hist := []sim.Record{
+		{At: 0, Allowed: true}, {At: 0, Allowed: true}, {At: 0, Allowed: false},
+		{At: time.Second, Allowed: true},
+	}
+	for _, tc := range []struct {
+		x, y float64
+		want int
+	}{
+		{1.5, okY, 0}, {1.5, noY, 2}, {98, okY, 3}, {98, noY, 3}, {50, okY, -1}, {106, okY, 3}, {107, okY, -1},
+	} {
+		if got := nearestDecision(hist, a, tc.x, tc.y, 6); got != tc.want {
+			t.Errorf("nearestDecision(%g, %g) = %d; want %d", tc.x, tc.y, got, tc.want)
+		}
 	}
 }

@@ -152,6 +152,7 @@ func (v *labLanes) Render() app.UI {
 			app.Div().ID("lanes").Body(laneUIs...),
 			app.If(len(lanes) == 0, app.P().Class("hint").Text("No lanes: add one from “+ Add a lane…”.")),
 		),
+		when(m.insp != nil, v.inspectorUI),
 		&labTotals{Snap: v.totals},
 	)
 }
@@ -207,6 +208,7 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 			}),
 			app.Button().ID("lab-reset").Class("btn danger").Title("Start the run over at 0: same setup, same seed, same decisions").Text("Reset").OnClick(func(ctx app.Context, e app.Event) {
 				m.live()
+				m.clearSel()
 				m.setErr("clock", m.lab.Reset())
 				m.changed()
 			}),
@@ -340,8 +342,9 @@ func (v *labLanes) lane(i int, ln *sim.Lane, l *sim.Lab, a axis, rmax float64, s
 				app.Span().ID(id+"-state").Text(stateText),
 				app.Div().Class("gauge").Body(app.Div().Class("gauge-fill").Style("width", f1(gauge*100)+"%")),
 			),
+			v.selLine(id, i, ln),
 		),
-		v.laneSVG(id, ln, l, a, rmax, st, wc),
+		v.laneSVG(i, id, ln, l, a, rmax, st, wc),
 	)
 }
 
@@ -398,7 +401,7 @@ func stateLine(st limiter.State, now sim.Instant) (string, float64) {
 // laneSVG draws the strategy's window or timestamps, the allowed and denied
 // marks (merged per column: a few paths, not one node per request), the
 // worst-case stretch, the offered and admitted rates and the state.
-func (v *labLanes) laneSVG(id string, ln *sim.Lane, l *sim.Lab, a axis, rmax float64, st limiter.State, wc sim.WorstCase) app.UI {
+func (v *labLanes) laneSVG(i int, id string, ln *sim.Lane, l *sim.Lab, a axis, rmax float64, st limiter.State, wc sim.WorstCase) app.UI {
 	now := l.Now()
 	clampX := func(t sim.Instant) float64 { return min(max(a.x(t), 0), laneW) }
 
@@ -537,7 +540,11 @@ func (v *labLanes) laneSVG(id string, ln *sim.Lane, l *sim.Lab, a axis, rmax flo
 	wx0, wx1 := a.x(wc.Start), a.x(wc.End)
 	showWorst := wc.Units > 0 && wx1 >= 0 && wx0 <= laneW
 	nowX := f1(a.x(now))
-	return svg("svg").ID(id+"-svg").Attr("viewBox", "0 0 600 140").Attr("width", "100%").Attr("class", "lane-svg").Body(
+	sel := v.selMark(id, i, ln, v.hist, a)
+	return svg("svg").ID(id+"-svg").Attr("viewBox", "0 0 600 140").Attr("width", "100%").Attr("class", "lane-svg").
+		TabIndex(0).Role("application").
+		Aria("label", "Lane "+strconv.Itoa(i+1)+" requests: ←/→ choose a request, Enter explains it (or click a mark)").
+		OnClick(v.onStripClick(i), i).OnFocus(v.onStripFocus(i), i).OnKeyDown(v.onStripKey(i), i).Body(
 		band,
 		app.If(showWorst, svg("rect").ID(id+"-worst-band").Attr("x", f1(max(wx0, 0))).Attr("y", stripTop-2).Attr("width", f1(max(min(wx1, laneW)-max(wx0, 0), 2))).
 			Attr("height", stripBot-stripTop+4).Attr("fill", "#fff8c5").Attr("stroke", "#d4a72c").Attr("stroke-width", 1.5).Attr("rx", 3)),
@@ -553,6 +560,7 @@ func (v *labLanes) laneSVG(id string, ln *sim.Lane, l *sim.Lab, a axis, rmax flo
 		svg("polyline").Attr("points", stp).Attr("fill", "none").Attr("stroke", "#9a6700").Attr("stroke-width", 1.5),
 		svg("text").Attr("x", 3).Attr("y", stateTop+10).Attr("font-size", 9).Attr("fill", "#57606a").Text("state (max "+strconv.Itoa(st.Limit)+")"),
 		svg("line").Attr("x1", nowX).Attr("x2", nowX).Attr("y1", 0).Attr("y2", laneH).Attr("stroke", "#1f2328").Attr("stroke-width", 1),
+		sel,
 	)
 }
 

@@ -46,12 +46,17 @@ type labModel struct {
 	budgetW time.Duration
 	burstN  int
 	fireAs  string
+
+	// sel is the decision selected in a lane's strip; insp the open
+	// inspector (nil when closed).
+	sel  labSel
+	insp *labInsp
 }
 
 func newLabModel() *labModel {
 	s := sim.DefaultSetup()
 	l, _ := sim.New(s, nil, labOptions)
-	return &labModel{lab: l, errs: map[string]string{}, budgetL: sim.DefaultLimit, budgetW: sim.DefaultWindow, burstN: 10}
+	return &labModel{lab: l, errs: map[string]string{}, budgetL: sim.DefaultLimit, budgetW: sim.DefaultWindow, burstN: 10, sel: labSel{lane: -1}}
 }
 
 // shown is the lab the lanes draw: the scrubbed copy, or the live lab.
@@ -102,6 +107,7 @@ func (m *labModel) loadSetup(q map[string][]string) {
 		l, _ = sim.New(sim.DefaultSetup(), nil, labOptions)
 	}
 	m.lab, m.scrub = l, nil
+	m.clearSel()
 	m.traceLabel, m.traceInfo = "", ""
 	if want != "" {
 		m.traceLabel = "loading " + nasaLabel + "…"
@@ -141,6 +147,7 @@ func (m *labModel) clients() []sim.Client { return m.lab.Setup().Clients }
 // setClients replaces the clients (the run starts over).
 func (m *labModel) setClients(id string, cs []sim.Client) bool {
 	m.live()
+	m.clearSel()
 	ok := m.setErr(id, m.lab.SetTraffic(cs, m.lab.Setup().Seed))
 	m.changed()
 	return ok
@@ -271,6 +278,7 @@ func (m *labModel) setLaneKind(i int, k limiter.Kind) {
 // laneAction runs one of the lane buttons.
 func (m *labModel) laneAction(i int, act string) {
 	m.live()
+	m.clearSel()
 	var err error
 	n := len(m.lab.Lanes())
 	switch act {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/limiter"
@@ -36,6 +37,7 @@ func TestLab(t *testing.T) {
 	t.Run("NASATrace", func(t *testing.T) { p.t = t; testLabNASA(p) })
 	t.Run("Tiers", func(t *testing.T) { p.t = t; testLabTiers(p) })
 	t.Run("QuizOnThisSetup", func(t *testing.T) { p.t = t; testLabQuiz(p) })
+	t.Run("InspectorOnLane", func(t *testing.T) { p.t = t; testLabInspector(p) })
 }
 
 // testLabNavigation: the playground links to the lab and back.
@@ -409,6 +411,90 @@ func testLabQuiz(p *page) {
 		p.t.Errorf("quiz link %q: want the lab's lanes, seed 77 and mode=quiz", link)
 	}
 	f.screenshot("lab-9-quiz-on-this-setup.png")
+}
+
+// testLabInspector: one token bucket lane (5/s, burst 2) and a client that
+// only clicks; Burst ×3 at 0 s gives 2 allowed, 1 denied. Entering the
+// lane's strip with the keyboard selects the newest decision and Enter
+// explains it: the panel shows explain.Replay's steps and verdict for the
+// third request, exactly. A click on the first ✓ mark explains the first.
+func testLabInspector(p *page) {
+	cfg := limiter.Config{Kind: limiter.KindTokenBucket, Rate: 5, Burst: 2}
+	s := sim.Setup{
+		Lanes:   []sim.LaneSpec{{Config: cfg}},
+		Clients: []sim.Client{{Name: "me", Pattern: sim.Pattern{Kind: sim.PatternNone}, Weight: 1}},
+		Seed:    1, Speed: 1, Worst: time.Second,
+	}
+	events := []sim.Event{{At: 0, Client: "me", N: 1}, {At: 0, Client: "me", N: 1}, {At: 0, Client: "me", N: 1}}
+	f := p.fresh(p.base + "/lab?" + s.Values().Encode())
+	f.waitCount(".lane[id^=lane-]", 1)
+	f.pauseLab()
+	f.click("#lab-reset")
+	f.waitText("#lab-clock", "t = 0.000 s")
+	f.setNumber("burst-n", "3")
+	f.click("#burst")
+	f.waitText("#lane-0-allowed", "2")
+	f.waitText("#lane-0-denied", "1")
+	f.waitAttr("#lane-0-svg", "tabindex", "0")
+	f.waitAttr("#lane-0-svg", "role", "application")
+	f.waitAttr("#lane-0-svg", "aria-label", "Lane 1 requests: ←/→ choose a request, Enter explains it (or click a mark)")
+
+	check := func(k int, title string) {
+		f.t.Helper()
+		e, err := explain.Replay(cfg, "me", events, k)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		var want []string
+		for _, st := range e.Steps {
+			want = append(want, st.String())
+		}
+		f.waitText("#insp-title", title)
+		f.waitText("#insp-what", strings.SplitN(e.Text(), "\n", 2)[0])
+		f.poll("#insp-steps", strings.Join(want, "\n"), func() string {
+			return f.eval(`Array.from(document.querySelectorAll("#insp-steps li")).map(li => li.textContent).join("\n")`)
+		})
+		mark := "✓ "
+		if !e.Decision.Allowed {
+			mark = "✕ "
+		}
+		f.waitText("#insp-verdict", mark+e.Verdict)
+		f.t.Logf("request %d: %s", k+1, e.Text())
+	}
+
+	// Keyboard: entering the strip selects the newest decision; ← and →
+	// move the marker; Enter explains.
+	f.do(chromedp.Focus(chromedp.ID("lane-0-svg")))
+	f.waitText("#lane-0-selected", "Selected: request 3 (me) at 0.00 s: denied — Enter explains it")
+	f.waitAttr("#lane-0-sel", "data-allowed", "false")
+	f.do(chromedp.KeyEvent(kb.ArrowLeft))
+	f.waitText("#lane-0-selected", "Selected: request 2 (me) at 0.00 s: allowed — Enter explains it")
+	f.waitAttr("#lane-0-sel", "data-allowed", "true")
+	f.do(chromedp.KeyEvent(kb.ArrowRight))
+	f.do(chromedp.KeyEvent(kb.ArrowRight)) // stays on the newest
+	f.waitText("#lane-0-selected", "Selected: request 3 (me) at 0.00 s: denied — Enter explains it")
+	f.do(chromedp.KeyEvent("\r"))
+	check(2, "Why: lane 1, request 3 (me) at 0.00 s: denied")
+	f.waitText("#insp-verdict", "✕ denied: retry after 200ms (HTTP 429, Retry-After: 1)")
+	f.waitText("#lab-insp-note", "The clock is paused while you inspect, so these numbers stay put (Resume continues the run). Close with ✕ or Escape.")
+	f.waitText("#lab-clock-state", "paused")
+	f.screenshot("lab-10-inspector.png")
+
+	// Mouse: a click on the first ✓ mark (at 0 s: x = 1.5 of 600 units,
+	// y = the ✓ row) explains the first request.
+	f.do(chromedp.ScrollIntoView(chromedp.ID("lane-0-svg")))
+	xy := f.eval(`(() => { const r = document.getElementById("lane-0-svg").getBoundingClientRect();
+		const k = r.width / 600; return (r.left + 1.5 * k) + "," + (r.top + 22 * k); })()`)
+	var x, y float64
+	if _, err := fmt.Sscanf(xy, "%g,%g", &x, &y); err != nil {
+		f.t.Fatalf("mark position %q: %v", xy, err)
+	}
+	f.do(chromedp.MouseClickXY(x, y))
+	check(0, "Why: lane 1, request 1 (me) at 0.00 s: allowed")
+	f.waitText("#lane-0-selected", "Selected: request 1 (me) at 0.00 s: allowed — Enter explains it")
+	f.click("#insp-close")
+	f.waitGone("#inspector")
+	f.waitGone("#lab-inspector")
 }
 
 // fresh loads link as a new document (from a blank page, so nothing of the

@@ -389,6 +389,35 @@ func (l *Lab) At(t Instant) (*Lab, error) {
 	return c, c.AdvanceTo(t)
 }
 
+// EventsOf returns client's requests ("" for every client's) from the start
+// of the run up to and including until, in the order the lab decided them.
+// They are rebuilt from the lab's own source (the same seed, clients, trace
+// and manual requests, as At and the scrubber do), never from the bounded
+// history, and only the requests decided so far are included: a request due
+// at until that StepRequest has not decided yet is not. until is 0 to Now.
+// With these events, a fresh limiter of the client's Config decides exactly
+// as every lane did.
+func (l *Lab) EventsOf(client string, until Instant) ([]Event, error) {
+	if until < 0 || until > l.clock.now {
+		return nil, fmt.Errorf("events: instant %v is out of range; want 0 to %v", until, l.clock.now)
+	}
+	src, err := l.newSource()
+	if err != nil {
+		return nil, err
+	}
+	var out []Event
+	for range l.processed {
+		e, ok := src.pop()
+		if !ok || e.At > until {
+			break
+		}
+		if client == "" || e.Client == client {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
 // rebuild replays the run so far (the same number of requests, then the
 // clock's instant) into fresh lanes, keeping the clock.
 func (l *Lab) rebuild() error {

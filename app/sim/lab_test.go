@@ -592,3 +592,109 @@ func TestScaleConfigAndSetTier(t *testing.T) {
 		t.Errorf("SetTier(bad name) error = %v", err)
 	}
 }
+
+// TestEventsOf: a steady client and two Fire clicks at one instant, with a
+// history of 2 decisions: EventsOf rebuilds every request from the source,
+// in the order decided, and replaying them through a fresh limiter gives
+// the lane's decisions.
+func TestEventsOf(t *testing.T) {
+	tb := limiter.Config{Kind: limiter.KindTokenBucket, Rate: 1, Burst: 2}
+	s := Setup{
+		Lanes: []LaneSpec{{Config: tb}},
+		Clients: []Client{
+			{Name: "s", Pattern: Pattern{Kind: PatternSteady, Rate: 2}},
+			{Name: "you", Pattern: Pattern{Kind: PatternNone}},
+		},
+		Seed: 1, Speed: 1, Worst: time.Second,
+	}
+	lab, err := New(s, nil, Options{History: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lab.Clock().Pause()
+	if err := lab.AdvanceTo(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Fire("you", 2); err != nil {
+		t.Fatal(err)
+	}
+	ev := func(ms_ int, c string) Event { return Event{At: Instant(ms_) * ms, Client: c, N: 1} }
+	for _, tc := range []struct {
+		client string
+		until  Instant
+		want   []Event
+	}{
+		{"", time.Second, []Event{ev(0, "s"), ev(500, "s"), ev(1000, "s"), ev(1000, "you"), ev(1000, "you")}},
+		{"s", time.Second, []Event{ev(0, "s"), ev(500, "s"), ev(1000, "s")}},
+		{"s", 600 * ms, []Event{ev(0, "s"), ev(500, "s")}},
+		{"s", 500 * ms, []Event{ev(0, "s"), ev(500, "s")}},
+		{"you", time.Second, []Event{ev(1000, "you"), ev(1000, "you")}},
+		{"you", 999 * ms, nil},
+		{"nobody", time.Second, nil},
+	} {
+		got, err := lab.EventsOf(tc.client, tc.until)
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("EventsOf(%q, %v) = %v, %v; want %v", tc.client, tc.until, got, err, tc.want)
+		}
+	}
+	// The history keeps only the last 2 decisions (both clicks).
+	if h := lab.Lanes()[0].History(nil); len(h) != 2 || h[0].Client != "you" || h[1].Client != "you" {
+		t.Fatalf("history %+v; want the two clicks", h)
+	}
+	// Replayed per client through a fresh limiter, the events give the
+	// lane's counts: s 3 allowed (burst 2, +1 token by 1 s); you 2 allowed.
+	for _, c := range []string{"s", "you"} {
+		events, _ := lab.EventsOf(c, lab.Now())
+		st, _ := limiter.New(tb)
+		var got Counts
+		for _, e := range events {
+			d, err := st.AllowN(e.At, e.N)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Allowed {
+				got.Allowed++
+			} else {
+				got.Denied++
+			}
+		}
+		if want := lab.Lanes()[0].Client(c); got != want {
+			t.Errorf("replayed %s: %+v; lane %+v", c, got, want)
+		}
+	}
+	if c := lab.Lanes()[0].Client("you"); c != (Counts{Allowed: 2}) {
+		t.Errorf("you: %+v; want 2 allowed", c)
+	}
+	if _, err := lab.EventsOf("s", 1001*ms); err == nil || err.Error() != "events: instant 1.001s is out of range; want 0 to 1s" {
+		t.Errorf("EventsOf after now: %v", err)
+	}
+	if _, err := lab.EventsOf("s", -1); err == nil {
+		t.Error("EventsOf(-1): no error")
+	}
+
+	// StepRequest decides one request of an instant: the others, due at
+	// the same instant, are not in EventsOf yet.
+	s2 := Setup{Lanes: []LaneSpec{{Config: tb}}, Clients: []Client{
+		{Name: "a", Pattern: Pattern{Kind: PatternSteady, Rate: 1}},
+		{Name: "b", Pattern: Pattern{Kind: PatternSteady, Rate: 1}},
+	}, Seed: 1, Speed: 1, Worst: time.Second}
+	lab2, err := New(s2, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := lab2.StepRequest(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := lab2.EventsOf("", 0); err != nil || !reflect.DeepEqual(got, []Event{ev(0, "a")}) {
+		t.Errorf("after one StepRequest: %v, %v; want [a at 0]", got, err)
+	}
+	// The scrubbed copy has its own past: the clicks at 1 s are not in it.
+	lab.Fire("you", 1)
+	past, err := lab.At(999 * ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := past.EventsOf("you", past.Now()); got != nil {
+		t.Errorf("scrubbed to 0.999 s: you %v; want none", got)
+	}
+}
