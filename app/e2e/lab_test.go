@@ -38,6 +38,7 @@ func TestLab(t *testing.T) {
 	t.Run("Tiers", func(t *testing.T) { p.t = t; testLabTiers(p) })
 	t.Run("QuizOnThisSetup", func(t *testing.T) { p.t = t; testLabQuiz(p) })
 	t.Run("InspectorOnLane", func(t *testing.T) { p.t = t; testLabInspector(p) })
+	t.Run("InspectorEveryStrategy", func(t *testing.T) { p.t = t; testLabInspectorEveryKind(p) })
 }
 
 // testLabNavigation: the playground links to the lab and back.
@@ -495,6 +496,61 @@ func testLabInspector(p *page) {
 	f.click("#insp-close")
 	f.waitGone("#inspector")
 	f.waitGone("#lab-inspector")
+}
+
+// testLabInspectorEveryKind: six lanes, one per strategy, on the same
+// budget (2 per 1 s); one client clicks 3 times at 0 s and once at 0.3 s.
+// For every lane, Enter on its strip explains the newest request with
+// exactly the steps and verdict explain.Replay computes from the limiter.
+func testLabInspectorEveryKind(p *page) {
+	var lanes []sim.LaneSpec
+	for _, k := range limiter.Kinds {
+		c, err := sim.SameBudget(k, 2, time.Second)
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		lanes = append(lanes, sim.LaneSpec{Config: c})
+	}
+	s := sim.Setup{Lanes: lanes, Clients: []sim.Client{{Name: "me", Pattern: sim.Pattern{Kind: sim.PatternNone}, Weight: 1}},
+		Seed: 1, Speed: 1, Worst: time.Second}
+	events := []sim.Event{{At: 0, Client: "me", N: 1}, {At: 0, Client: "me", N: 1}, {At: 0, Client: "me", N: 1},
+		{At: 300 * time.Millisecond, Client: "me", N: 1}}
+	f := p.fresh(p.base + "/lab?" + s.Values().Encode())
+	f.waitCount(".lane[id^=lane-]", 6)
+	f.pauseLab()
+	f.click("#lab-reset")
+	f.waitText("#lab-clock", "t = 0.000 s")
+	f.setNumber("burst-n", "3")
+	f.click("#burst")
+	f.click("#step-100ms")
+	f.click("#step-100ms")
+	f.click("#step-100ms")
+	f.waitText("#lab-clock", "t = 0.300 s")
+	f.click("#fire")
+	for i, ln := range lanes {
+		e, err := explain.Replay(ln.Config, "me", events, 3)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		var want []string
+		for _, st := range e.Steps {
+			want = append(want, st.String())
+		}
+		mark := "✓ "
+		if !e.Decision.Allowed {
+			mark = "✕ "
+		}
+		svg := fmt.Sprintf("lane-%d-svg", i)
+		f.do(chromedp.Focus(chromedp.ID(svg)))
+		f.do(chromedp.KeyEvent("\r"))
+		f.waitText("#insp-verdict", mark+e.Verdict)
+		f.poll(ln.Config.Kind.Name()+" steps", strings.Join(want, "\n"), func() string {
+			return f.eval(`Array.from(document.querySelectorAll("#insp-steps li")).map(li => li.textContent).join("\n")`)
+		})
+		f.t.Logf("lane %d (%s): %s", i+1, ln.Config, strings.ReplaceAll(e.Text(), "\n", " | "))
+		f.click("#insp-close")
+		f.waitGone("#inspector")
+	}
 }
 
 // fresh loads link as a new document (from a blank page, so nothing of the
