@@ -32,8 +32,9 @@ type Factory func(key string) (Strategy, error)
 //
 // Memory: the strategies of this package are held directly as map entries
 // (their lock is the key's lock), and token buckets, GCRA and leaky buckets
-// of one tier share their immutable parameters, so an idle token bucket or
-// GCRA key costs its map slot and a 48-byte state.
+// of one tier share their immutable parameters, so an idle token bucket
+// key costs its map slot and a 48-byte state (GCRA 56 bytes: its TAT keeps
+// an exact fraction of a nanosecond).
 type Keyed struct {
 	factory Factory
 	ttl     time.Duration
