@@ -31,8 +31,6 @@ type bucketMath struct {
 	// Derived, to keep divisions off the hot path.
 	full       int64 // burst × unit: the debt of an empty bucket
 	maxElapsed int64 // elapsed ≥ maxElapsed pays back any debt (perNs > 0)
-	tWhole     int64 // GCRA: the emission interval unit/perNs, whole ns…
-	tRem       int64 // …plus tRem/perNs of a nanosecond
 	unitDiv    divisor
 	perNsDiv   divisor
 }
@@ -124,6 +122,21 @@ func (b *bucketMath) decide(d *Decision, debt int64, n int) int64 {
 	return debt
 }
 
+// admit is decide reduced to the yes or no: the same test, no metadata. It
+// returns whether a request of n ≥ 0 is admitted at a debt already brought up
+// to its instant, and the debt after it.
+func (b *bucketMath) admit(debt int64, n int) (bool, int64) {
+	if b.inf {
+		return true, 0
+	}
+	if int64(n) <= b.burst {
+		if next := debt + int64(n)*b.unit; next <= b.full {
+			return true, next
+		}
+	}
+	return false, debt
+}
+
 func (b *bucketMath) remaining(debt int64) int {
 	if debt == 0 {
 		return int(b.burst)
@@ -167,7 +180,6 @@ func params(b bucketMath) *bucketMath {
 	b.maxElapsed = math.MaxInt64
 	if b.perNs > 0 {
 		b.maxElapsed = ceilDivPos(b.full, b.perNs)
-		b.tWhole, b.tRem = b.unit/b.perNs, b.unit%b.perNs
 	}
 	b.unitDiv, b.perNsDiv = newDivisor(b.unit), newDivisor(b.perNs)
 	key := internKey{b.perNs, b.unit, b.burst, b.inf, math.Float64bits(b.rate), b.interval}

@@ -55,6 +55,15 @@ func (fw *FixedWindow) at(now Instant) (Instant, int64, int64) {
 	return now, idx, fw.count
 }
 
+// Admit decides a request of n requests at now exactly as AllowN does and
+// reports only whether it is admitted (see [TokenBucket.Admit]); a window
+// strategy counts in any case, so it saves only the metadata. A negative n is
+// never admitted and changes nothing.
+func (fw *FixedWindow) Admit(now Instant, n int) bool {
+	d, err := fw.AllowN(now, n)
+	return err == nil && d.Allowed
+}
+
 // AllowN decides a request of n units at now; see [Strategy].
 func (fw *FixedWindow) AllowN(now Instant, n int) (Decision, error) {
 	if n < 0 {

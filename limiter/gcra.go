@@ -10,19 +10,22 @@ import "time"
 // max(TAT, now) + n × T.
 //
 // It makes exactly the decisions of a [TokenBucket] with the same rate and
-// burst and reports exactly its metadata. TAT is kept as a whole nanosecond
-// plus an exact fraction, so an emission interval that is not a whole number
-// of nanoseconds (rate 3/s: 333 333 333⅓ ns) is never rounded.
+// burst and reports exactly its metadata. TAT is kept exactly, as the latest
+// admitted instant plus a lead in 1/perNs of a nanosecond (perNs the rate's
+// numerator, see bucketMath), so an emission interval that is not a whole
+// number of nanoseconds (rate 3/s: 333 333 333⅓ ns) is never rounded; the
+// state is 48 bytes, as the token bucket's.
 type GCRA struct {
 	header             // lock, used flag, Keyed bookkeeping
 	m      *bucketMath // shared, immutable parameters
 	last   Instant     // latest instant admitted at
-	// tat is the theoretical arrival time, whole nanoseconds, plus
-	// tatRem/m.perNs of a nanosecond (0 ≤ tatRem < perNs, and perNs, the
-	// numerator of the rate, can reach about 1e18). At rate 0 tat holds
-	// instead the debt (as in bucketMath), since TAT would be infinite.
-	tat    Instant
-	tatRem int64
+	// ahead is how far TAT is ahead of last, exactly, in units of 1/m.perNs
+	// of a nanosecond: TAT = last + ahead/perNs, with 0 ≤ ahead ≤ m.full. In
+	// these units T = m.unit and τ = m.full, so ahead is also the token
+	// bucket's debt at last. It needs 64 bits: perNs, the rate's numerator,
+	// can reach about 1e18. At rate 0, where TAT would be infinite, ahead is
+	// that debt all the same; at rate +Inf it is 0.
+	ahead int64
 }
 
 // NewGCRA returns a GCRA limiter whose bucket is full. rate (tokens per
@@ -54,7 +57,8 @@ func (g *GCRA) Burst() int {
 }
 
 // at returns the instant a request stamped now is evaluated at, and how far
-// TAT is ahead of it, as a bucket debt (0 when TAT ≤ now).
+// TAT is then ahead of it, (max(TAT, at) − at) × perNs: the bucket's debt
+// (0 when TAT ≤ at, a full bucket; at rate 0, the debt kept in ahead).
 func (g *GCRA) at(now Instant) (Instant, int64) {
 	if !g.used {
 		return now, 0
@@ -62,26 +66,10 @@ func (g *GCRA) at(now Instant) (Instant, int64) {
 	if now < g.last {
 		now = g.last
 	}
-	if g.m.perNs == 0 {
-		return now, int64(g.tat)
-	}
-	ahead := g.tat - now
-	if ahead < 0 || (ahead == 0 && g.tatRem == 0) {
-		return now, 0
-	}
-	return now, int64(ahead)*g.m.perNs + g.tatRem
-}
-
-// setTAT stores TAT = at + debt/perNs.
-func (g *GCRA) setTAT(at Instant, debt int64) {
-	if g.m.perNs == 0 {
-		// Kept exactly: a debt converted by SetRate/SetBurst need not be a
-		// whole number of tokens.
-		g.tat = Instant(debt)
-		return
-	}
-	g.tat = at + time.Duration(debt/g.m.perNs)
-	g.tatRem = debt % g.m.perNs
+	// (TAT − now) × perNs = ahead − (now − last) × perNs, floored at 0: the
+	// token bucket's refill, exact and safe from overflow (at rate 0 ahead
+	// stays as it is).
+	return now, g.m.pay(g.ahead, now-g.last)
 }
 
 // AllowN decides a request of n at now; see [Strategy].
@@ -95,29 +83,35 @@ func (g *GCRA) AllowN(now Instant, n int) (d Decision, err error) {
 	return d, nil
 }
 
+// Admit decides a request of n at now exactly as AllowN does, changing TAT
+// in the same way, and reports only whether it is admitted (see
+// [TokenBucket.Admit]). A negative n is never admitted and changes nothing.
+func (g *GCRA) Admit(now Instant, n int) bool {
+	if n < 0 {
+		return false
+	}
+	g.mu.Lock()
+	at, ahead := g.at(now)
+	// max(TAT, at) + n × T − at ≤ τ, as in allowLocked.
+	ok, next := g.m.admit(ahead, n)
+	if ok && n > 0 {
+		g.used, g.last, g.ahead = true, at, next
+	}
+	g.mu.Unlock()
+	return ok
+}
+
 // allowLocked decides a request of n ≥ 0 into d (zero), with g.mu held.
 func (g *GCRA) allowLocked(d *Decision, now Instant, n int) {
-	at, debt := g.at(now)
-	after := g.m.decide(d, debt, n)
+	at, ahead := g.at(now)
+	// The test max(TAT, at) + n × T − at ≤ τ, times perNs (T = unit/perNs,
+	// τ = full/perNs): ahead + n × unit ≤ full, decide's test. after is
+	// ahead + n × unit, the new TAT's lead over at.
+	after := g.m.decide(d, ahead, n)
 	if d.Allowed && n > 0 {
-		m := g.m
-		if n == 1 && m.perNs > 0 && !m.inf {
-			// TAT moves to max(TAT, at) + T, T = tWhole + tRem/perNs: no
-			// division.
-			if debt == 0 {
-				g.tat, g.tatRem = at, 0
-			}
-			g.tat += time.Duration(m.tWhole)
-			if rem := g.tatRem + m.tRem; rem >= m.perNs {
-				g.tat++
-				g.tatRem = rem - m.perNs
-			} else {
-				g.tatRem = rem
-			}
-		} else {
-			g.setTAT(at, after)
-		}
-		g.used, g.last = true, at
+		// TAT moves to max(TAT, at) + n × T = at + after/perNs, kept relative
+		// to at: exact, and no division for any n.
+		g.used, g.last, g.ahead = true, at, after
 	}
 	if at != now {
 		*d = d.waitsFrom(now, at)
@@ -129,10 +123,10 @@ func (g *GCRA) allowLocked(d *Decision, now Instant, n int) {
 func (g *GCRA) State(now Instant) State {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	at, debt := g.at(now)
-	s := State{Kind: KindGCRA, Limit: int(g.m.burst), Tokens: g.m.tokens(debt), Rate: g.m.rate, TAT: at}
+	at, ahead := g.at(now)
+	s := State{Kind: KindGCRA, Limit: int(g.m.burst), Tokens: g.m.tokens(ahead), Rate: g.m.rate, TAT: at}
 	if g.m.perNs > 0 {
-		s.TAT = at + time.Duration(debt/g.m.perNs)
+		s.TAT = at + time.Duration(ahead/g.m.perNs)
 		s.EmissionInterval = time.Duration(g.m.unit / g.m.perNs)
 		s.Tolerance = time.Duration(g.m.full / g.m.perNs)
 	}
@@ -147,8 +141,8 @@ func (g *GCRA) Fresh(now Instant) bool {
 }
 
 func (g *GCRA) freshLocked(now Instant) bool {
-	_, debt := g.at(now)
-	return debt == 0
+	_, ahead := g.at(now)
+	return ahead == 0
 }
 
 // SetRate changes the rate at now, keeping what is owed up to now (as
@@ -178,12 +172,13 @@ func (g *GCRA) SetBurst(now Instant, burst int) error {
 
 func (g *GCRA) reconfigure(now Instant, m *bucketMath) {
 	// As TokenBucket.reconfigure: a never-used bucket is full, and a larger
-	// burst adds no tokens to it.
-	at, debt := g.at(now)
-	debt = convertDebt(g.m, m, debt)
+	// burst adds no tokens to it. The tokens held are kept, so TAT becomes
+	// at + ahead/perNs under the new parameters (ahead converted to the new
+	// units, rounded towards fewer tokens).
+	at, ahead := g.at(now)
+	ahead = convertDebt(g.m, m, ahead)
 	g.m = m
-	if g.used || debt > 0 {
-		g.used, g.last = true, at
-		g.setTAT(at, debt)
+	if g.used || ahead > 0 {
+		g.used, g.last, g.ahead = true, at, ahead
 	}
 }

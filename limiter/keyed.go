@@ -32,9 +32,10 @@ type Factory func(key string) (Strategy, error)
 //
 // Memory: the strategies of this package are held directly as map entries
 // (their lock is the key's lock), and token buckets, GCRA and leaky buckets
-// of one tier share their immutable parameters, so an idle token bucket
-// key costs its map slot and a 48-byte state (GCRA 56 bytes: its TAT keeps
-// an exact fraction of a nanosecond).
+// of one tier share their immutable parameters, so an idle token bucket,
+// GCRA or leaky bucket key costs its map slot and a 48-byte state (GCRA
+// keeps its exact TAT as a lead over its latest instant; 8 bytes more would
+// fall in Go's 64-byte size class).
 type Keyed struct {
 	factory Factory
 	ttl     time.Duration

@@ -68,6 +68,23 @@ func (lb *LeakyBucket) AllowN(now Instant, n int) (d Decision, err error) {
 	return d, nil
 }
 
+// Admit decides a request of n units at now exactly as AllowN does, filling
+// the bucket in the same way, and reports only whether it is admitted (see
+// [TokenBucket.Admit]). A negative n is never admitted and changes nothing.
+func (lb *LeakyBucket) Admit(now Instant, n int) bool {
+	if n < 0 {
+		return false
+	}
+	lb.mu.Lock()
+	at, water := lb.at(now)
+	ok, next := lb.m.admit(water, n)
+	if ok && n > 0 {
+		lb.used, lb.last, lb.water = true, at, next
+	}
+	lb.mu.Unlock()
+	return ok
+}
+
 // allowLocked decides a request of n ≥ 0 into d (zero), with lb.mu held.
 func (lb *LeakyBucket) allowLocked(d *Decision, now Instant, n int) {
 	at, water := lb.at(now)

@@ -508,6 +508,39 @@ var properties = []struct {
 	{"SweepChangesNothing", propSweepChangesNothing},
 	{"ShiftChangesNothing", propShiftChangesNothing},
 	{"DifferentialXTimeRate", propMatchesXTimeRate},
+	{"AdmitIsAllowN", propAdmitIsAllowN},
+}
+
+// ---- 9. Admit is AllowN's yes or no ----
+
+// admitter is the fast path every strategy of this package has.
+type admitter interface {
+	Admit(now limiter.Instant, n int) bool
+}
+
+// propAdmitIsAllowN: a strategy driven by Admit admits exactly the requests
+// one driven by AllowN allows, and ends every step in the same state; a
+// negative n is not admitted and changes nothing.
+func propAdmitIsAllowN(t *rapid.T) {
+	c, _ := drawConfig(t)
+	tr := drawTrace(t, limitOf(c)+1)
+	full, fast := newStrategy(t, c), newStrategy(t, c)
+	a, ok := fast.(admitter)
+	if !ok {
+		t.Fatalf("%T has no Admit", fast)
+	}
+	for i, r := range tr {
+		want := allow(t, full, r).Allowed
+		if rapid.Bool().Draw(t, "negative first") && a.Admit(r.t, -1) {
+			t.Fatalf("%v: step %d: Admit(%d ns, -1) = true", c, i, int64(r.t))
+		}
+		if got := a.Admit(r.t, r.n); got != want {
+			t.Fatalf("%v: step %d %v: Admit = %v, AllowN allowed = %v", c, i, r, got, want)
+		}
+		if x, y := full.State(r.t), fast.State(r.t); !reflect.DeepEqual(x, y) {
+			t.Fatalf("%v: after step %d %v: state %+v by AllowN, %+v by Admit", c, i, r, x, y)
+		}
+	}
 }
 
 // TestProperties runs every property on rapid's default number of traces
@@ -526,3 +559,4 @@ func FuzzStaleIsLatestAdmitted(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propStaleIs
 func FuzzSweepChangesNothing(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propSweepChangesNothing)) }
 func FuzzShiftChangesNothing(f *testing.F)   { f.Fuzz(rapid.MakeFuzz(propShiftChangesNothing)) }
 func FuzzDifferentialXTimeRate(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propMatchesXTimeRate)) }
+func FuzzAdmitIsAllowN(f *testing.F)         { f.Fuzz(rapid.MakeFuzz(propAdmitIsAllowN)) }

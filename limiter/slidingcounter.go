@@ -89,6 +89,15 @@ func (c counts) retryAfter(n int64) time.Duration {
 	return time.Duration(w - c.elapsed + x)
 }
 
+// Admit decides a request of n requests at now exactly as AllowN does and
+// reports only whether it is admitted (see [TokenBucket.Admit]); a window
+// strategy counts in any case, so it saves only the metadata. A negative n is
+// never admitted and changes nothing.
+func (sc *SlidingWindowCounter) Admit(now Instant, n int) bool {
+	d, err := sc.AllowN(now, n)
+	return err == nil && d.Allowed
+}
+
 // AllowN decides a request of n units at now; see [Strategy].
 func (sc *SlidingWindowCounter) AllowN(now Instant, n int) (Decision, error) {
 	if n < 0 {

@@ -60,6 +60,15 @@ func (sl *SlidingWindowLog) at(now Instant) (Instant, int) {
 	return now, expired
 }
 
+// Admit decides a request of n requests at now exactly as AllowN does and
+// reports only whether it is admitted (see [TokenBucket.Admit]); a window
+// strategy counts in any case, so it saves only the metadata. A negative n is
+// never admitted and changes nothing.
+func (sl *SlidingWindowLog) Admit(now Instant, n int) bool {
+	d, err := sl.AllowN(now, n)
+	return err == nil && d.Allowed
+}
+
 // AllowN decides a request of n units at now; see [Strategy].
 func (sl *SlidingWindowLog) AllowN(now Instant, n int) (Decision, error) {
 	if n < 0 {

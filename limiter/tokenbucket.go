@@ -73,6 +73,25 @@ func (tb *TokenBucket) AllowN(now Instant, n int) (d Decision, err error) {
 	return d, nil
 }
 
+// Admit decides a request of n tokens at now exactly as AllowN does, changing
+// the bucket in the same way, and reports only whether it is admitted: the
+// fast path when no metadata (Remaining, RetryAfter, ResetAfter) is needed,
+// as with x/time/rate's AllowN. A negative n is never admitted and changes
+// nothing.
+func (tb *TokenBucket) Admit(now Instant, n int) bool {
+	if n < 0 {
+		return false
+	}
+	tb.mu.Lock()
+	at, debt := tb.at(now)
+	ok, next := tb.m.admit(debt, n)
+	if ok && n > 0 {
+		tb.used, tb.last, tb.debt = true, at, next
+	}
+	tb.mu.Unlock()
+	return ok
+}
+
 // allowLocked decides a request of n ≥ 0 into d (zero), with tb.mu held.
 func (tb *TokenBucket) allowLocked(d *Decision, now Instant, n int) {
 	at, debt := tb.at(now)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/ratelab/ratelab/limiter"
 )
@@ -591,8 +592,9 @@ func TestLargerBurstAddsNoTokensToUnusedBucket(t *testing.T) {
 }
 
 // A rate whose numerator is far above 2³¹ (7.000000003e8/s = 7000000003/10
-// per second) keeps GCRA's TAT remainder exact: the same decisions and
-// waits as the token bucket, at every nanosecond.
+// per second) keeps GCRA's TAT exact (its lead over the latest instant is
+// counted in 1/7000000003 ns, which a 32-bit field could not hold): the
+// same decisions and waits as the token bucket, at every nanosecond.
 func TestGCRALargeRateNumerator(t *testing.T) {
 	const rate = 7.000000003e8
 	for burst := 1; burst <= 3; burst++ {
@@ -613,6 +615,27 @@ func TestGCRALargeRateNumerator(t *testing.T) {
 	}
 	if d, _ := g.AllowN(1, 1); d.Allowed || d.RetryAfter != 1 {
 		t.Errorf("1 ns later (0.7 of a token back): %+v; want denied, RetryAfter 1ns", d)
+	}
+}
+
+// The bucket strategies stay within 48 bytes. A Keyed holds each key's
+// strategy as its own heap object, and Go allocates small objects in size
+// classes (…, 32, 48, 64, …): at 48 bytes a key's state costs 48, at 49 to
+// 64 bytes it costs 64, a third more for every idle key. GCRA keeps its exact
+// TAT in the token bucket's two words (latest instant, lead) for that reason;
+// a third word (TAT as whole nanoseconds plus a remainder) cost 56 → 64.
+func TestBucketStateSizes(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		size uintptr
+	}{
+		{"TokenBucket", unsafe.Sizeof(limiter.TokenBucket{})},
+		{"GCRA", unsafe.Sizeof(limiter.GCRA{})},
+		{"LeakyBucket", unsafe.Sizeof(limiter.LeakyBucket{})},
+	} {
+		if c.size > 48 {
+			t.Errorf("unsafe.Sizeof(%s{}) = %d bytes; want ≤ 48 (Go's 48-byte size class; above it a Keyed pays 64 bytes per key)", c.name, c.size)
+		}
 	}
 }
 

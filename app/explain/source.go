@@ -78,9 +78,9 @@ var sources = []Source{
 	{Kind: limiter.KindGCRA, Files: []File{
 		{Name: "gcra.go", Marks: []Mark{
 			{Label: "time never runs backwards", Text: "if now < g.last {"},
-			{Label: "how far TAT is ahead of now (0 when the bucket is full)", Text: "ahead := g.tat - now"},
-			{Label: "decide: TAT − now + n × T ≤ τ, as a debt", Text: "after := g.m.decide(d, debt, n)"},
-			{Label: "admitted: TAT moves to max(TAT, now) + n × T", Text: "// TAT moves to max(TAT, at) + T", When: []Outcome{Allowed}},
+			{Label: "how far TAT is ahead of now (0 when the bucket is full): its lead at the last update, minus the time since", Text: "return now, g.m.pay(g.ahead, now-g.last)"},
+			{Label: "decide: max(TAT, now) + n × T − now ≤ τ, as a debt", Text: "after := g.m.decide(d, ahead, n)"},
+			{Label: "admitted: TAT moves to max(TAT, now) + n × T, kept as its lead over now", Text: "g.used, g.last, g.ahead = true, at, after", When: []Outcome{Allowed}},
 		}},
 		{Name: "bucket.go", Marks: bucketMarks},
 	}},

@@ -52,6 +52,24 @@ func BenchmarkOneKey(b *testing.B) {
 			g.AllowN(time.Duration(i)*step, 1)
 		}
 	})
+	// Admit is AllowN's yes or no, like x/time/rate's AllowN: the same
+	// decision and state change, without the metadata. (A caller that keeps
+	// the whole 48-byte Decision also pays for copying it: Go returns it in
+	// registers and the caller spills it to memory.)
+	b.Run("ours-token-bucket-admit", func(b *testing.B) {
+		tb, _ := limiter.NewTokenBucket(benchRate, benchBurst)
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			tb.Admit(time.Duration(i)*step, 1)
+		}
+	})
+	b.Run("ours-gcra-admit", func(b *testing.B) {
+		g, _ := limiter.NewGCRA(benchRate, benchBurst)
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			g.Admit(time.Duration(i)*step, 1)
+		}
+	})
 	b.Run("x-time-rate", func(b *testing.B) {
 		l := rate.NewLimiter(benchRate, benchBurst)
 		b.ReportAllocs()
@@ -89,6 +107,22 @@ func BenchmarkOneKeyParallel(b *testing.B) {
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				g.AllowN(time.Duration(clock.Add(1))*step, 1)
+			}
+		})
+	})
+	b.Run("ours-token-bucket-admit", func(b *testing.B) {
+		tb, _ := limiter.NewTokenBucket(benchRate, benchBurst)
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				tb.Admit(time.Duration(clock.Add(1))*step, 1)
+			}
+		})
+	})
+	b.Run("ours-gcra-admit", func(b *testing.B) {
+		g, _ := limiter.NewGCRA(benchRate, benchBurst)
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				g.Admit(time.Duration(clock.Add(1))*step, 1)
 			}
 		})
 	})
