@@ -6,9 +6,7 @@ package main
 import "github.com/maxence-charriere/go-app/v9/pkg/app"
 
 func main() {
-	app.Route("/", &playground{})
-	app.Route("/lab", &lab{})
-	app.Route("/learn", &learn{})
+	routes()
 	app.RunWhenOnBrowser()
 	// RunWhenOnBrowser never returns in the browser; IsServer is a constant,
 	// so the wasm binary carries no server code.

@@ -10,8 +10,10 @@ import (
 	"io"
 	"log"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,19 +34,27 @@ func serve() {
 	if err := os.Chdir(dir); err != nil {
 		log.Fatal(err)
 	}
-	version, err := wasmVersion("web/app.wasm")
+	files := make([]string, len(pages))
+	for i, pg := range pages {
+		files[i] = strings.TrimPrefix(pg.wasm, "/")
+	}
+	version, err := wasmVersion(files...)
 	if err != nil {
 		log.Fatalf("%v (run `make build` first)", err)
 	}
-	h := newHandler(version)
+	h, err := newHandler(version)
+	if err != nil {
+		log.Fatal(err)
+	}
 	log.Printf("rate limiter playground: http://%s (web/ in %s, version %s)", *addr, dir, version)
 	srv := &http.Server{Addr: *addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	log.Fatal(srv.ListenAndServe())
 }
 
-// newHandler returns the playground's handler: go-app's page handler with the
-// wasm served gzip-compressed when the browser accepts it.
-func newHandler(version string) http.Handler {
+// newHandler returns the playground's handler: go-app's page handler, with
+// each page's wasm (see pages) served gzip-compressed when the browser
+// accepts it, and app.js fetching the wasm of the page it is on.
+func newHandler(version string) (http.Handler, error) {
 	h := &app.Handler{
 		Name:            "Rate limiter playground",
 		ShortName:       "Ratelab",
@@ -61,16 +71,103 @@ func newHandler(version string) http.Handler {
 			SVG:        "/web/icon.svg",
 			AppleTouch: "/web/icon-192.png",
 		},
-		Styles:  []string{"/web/app.css", "/web/learn.css"},
-		Version: version,
+		Styles:                []string{"/web/app.css", "/web/learn.css"},
+		Version:               version,
+		ServiceWorkerTemplate: workerJS,
 	}
-	return gzipWasm(h, "web/app.wasm.gz")
+	appJS, err := pageWasmJS(h)
+	if err != nil {
+		return nil, err
+	}
+	return gzipWasm(appJS), nil
 }
+
+// pageWasmJS returns go-app's app.js made to fetch the wasm of the page it
+// runs on (see pages) instead of web/app.wasm for every page.
+func pageWasmJS(h *app.Handler) (http.Handler, error) {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
+	js := rec.Body.String()
+	const fetch = `fetchWithProgress("/web/app.wasm",`
+	if rec.Code != http.StatusOK || strings.Count(js, fetch) != 1 {
+		return nil, fmt.Errorf("go-app's app.js (status %d) does not fetch the wasm as %s once: is go-app still v9.8.0?", rec.Code, fetch)
+	}
+	var pick strings.Builder
+	pick.WriteString("\n// ratelab: every page has its own wasm (app/pages.go).\nfunction ratelabPageWasm() {\n  const p = location.pathname;\n")
+	for _, pg := range pages[1:] {
+		fmt.Fprintf(&pick, "  if (p === %q) return %q;\n", pg.path, pg.wasm)
+	}
+	fmt.Fprintf(&pick, "  return %q;\n}\n", pages[0].wasm)
+	js = strings.Replace(js, fetch, `fetchWithProgress(ratelabPageWasm(),`, 1) + pick.String()
+	etag := `"` + rec.Header().Get("ETag") + `-pages"`
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/app.js" && r.URL.Path != "/goapp.js" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Header().Set("ETag", etag)
+		if r.Header.Get("If-None-Match") == etag {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("Content-Type", "application/javascript")
+		w.Header().Set("Content-Length", strconv.Itoa(len(js)))
+		if r.Method != http.MethodHead {
+			_, _ = io.WriteString(w, js)
+		}
+	}), nil
+}
+
+// workerJS is go-app's service worker (DefaultAppWorkerJS) without push
+// notifications, which the playground does not use, and with the wasm left
+// out of the install-time cache: a page would otherwise download every
+// page's binary. A wasm is cached when its page first loads it.
+const workerJS = `const cacheName = "app-" + "{{.Version}}";
+const resourcesToCache = {{.ResourcesToCache}}.filter((r) => !r.endsWith(".wasm"));
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(cacheName)
+      .then((cache) => cache.addAll(resourcesToCache))
+      .then(() => self.skipWaiting())
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys().then((keyList) =>
+      Promise.all(keyList.map((key) => (key !== cacheName ? caches.delete(key) : undefined)))
+    )
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  event.respondWith(
+    caches.match(event.request).then((cached) => {
+      if (cached) {
+        return cached;
+      }
+      return fetch(event.request).then((response) => {
+        const url = new URL(event.request.url);
+        if (response.ok && event.request.method === "GET" && url.origin === location.origin && url.pathname.endsWith(".wasm")) {
+          const copy = response.clone();
+          event.waitUntil(caches.open(cacheName).then((cache) => cache.put(event.request, copy)));
+        }
+        return response;
+      });
+    })
+  );
+});
+`
 
 // precompressed maps the paths served from a gzip copy made by `make
 // build` to that copy and its content type.
 var precompressed = map[string][2]string{
 	"/web/app.wasm":                 {"web/app.wasm.gz", "application/wasm"},
+	"/web/lab.wasm":                 {"web/lab.wasm.gz", "application/wasm"},
+	"/web/learn.wasm":               {"web/learn.wasm.gz", "application/wasm"},
 	"/app.wasm":                     {"web/app.wasm.gz", "application/wasm"},
 	"/web/data/nasa-1995-08-01.csv": {"web/data/nasa-1995-08-01.csv.gz", "text/csv; charset=utf-8"},
 }
@@ -78,7 +175,7 @@ var precompressed = map[string][2]string{
 // gzipWasm serves the pre-compressed wasm (made by `make build` with gzip -9)
 // and built-in trace with Content-Encoding: gzip to browsers that accept it;
 // everything else, and those files for other clients, goes to next.
-func gzipWasm(next http.Handler, wasmGz string) http.Handler {
+func gzipWasm(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Add("Vary", "Accept-Encoding")
 		pc, ok := precompressed[r.URL.Path]
@@ -87,9 +184,6 @@ func gzipWasm(next http.Handler, wasmGz string) http.Handler {
 			return
 		}
 		gzPath, ctype := pc[0], pc[1]
-		if ctype == "application/wasm" {
-			gzPath = wasmGz
-		}
 		f, err := os.Open(gzPath)
 		if err != nil {
 			next.ServeHTTP(w, r)
@@ -157,17 +251,20 @@ func findRoot(dir string) (string, error) {
 	return "", fmt.Errorf("no web/ folder found in %v; start the server from the repository root or pass -root", tried)
 }
 
-// wasmVersion is the service worker's version: a hash of the wasm, so that a
-// rebuilt wasm is picked up by browsers that cached the previous one.
-func wasmVersion(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
+// wasmVersion is the service worker's version: a hash of the wasm binaries,
+// so that a rebuilt one is picked up by browsers that cached the previous.
+func wasmVersion(paths ...string) (string, error) {
 	sum := sha256.New()
-	if _, err := io.Copy(sum, f); err != nil {
-		return "", err
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			return "", err
+		}
+		_, err = io.Copy(sum, f)
+		f.Close()
+		if err != nil {
+			return "", err
+		}
 	}
 	return hex.EncodeToString(sum.Sum(nil))[:16], nil
 }

@@ -161,11 +161,11 @@ func startHello(t *testing.T) (base, dir string) {
 	}
 }
 
-// wireBytes fetches base's wasm as Chromium asks for it and returns the
-// bytes sent over the wire, the Content-Encoding and the decoded size.
-func wireBytes(t *testing.T, base string) (wire int64, encoding string, raw int64) {
+// wireBytes fetches base+path (a wasm) as Chromium asks for it and returns
+// the bytes sent over the wire, the Content-Encoding and the decoded size.
+func wireBytes(t *testing.T, base, path string) (wire int64, encoding string, raw int64) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", base+"/web/app.wasm", nil)
+	req, _ := http.NewRequest("GET", base+path, nil)
 	req.Header.Set("Accept-Encoding", "gzip, deflate, br, zstd")
 	resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
 	if err != nil {
@@ -174,7 +174,7 @@ func wireBytes(t *testing.T, base string) (wire int64, encoding string, raw int6
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("GET %s/web/app.wasm: status %d, %v", base, resp.StatusCode, err)
+		t.Fatalf("GET %s%s: status %d, %v", base, path, resp.StatusCode, err)
 	}
 	encoding = resp.Header.Get("Content-Encoding")
 	raw = int64(len(body))
@@ -294,7 +294,7 @@ func timeLoad(t *testing.T, chromium, url, ready string) loadTiming {
 		const poll = () => {
 			if (window.__benchReady !== undefined) {
 				const rs = performance.getEntriesByType("resource");
-				const w = rs.find(e => e.name.includes("app.wasm"));
+				const w = rs.find(e => new URL(e.name).pathname.endsWith(".wasm"));
 				done(JSON.stringify({ready: window.__benchReady, wasmEnd: w ? w.responseEnd : 0, wire: w ? w.encodedBodySize : 0,
 					names: rs.map(e => e.name + " " + e.responseEnd.toFixed(0))}));
 			} else if (Date.now() - t0 > 60000) fail(new Error("not ready after 60 s"));

@@ -6,6 +6,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -242,38 +243,52 @@ func testAutofire(p *page) {
 	p.waitText("#autofire", "Auto-fire: off")
 }
 
-// testWasmGzip: the wasm is served pre-compressed to browsers that accept
-// gzip, and plain to the others.
+// testWasmGzip: every page's wasm is served pre-compressed to browsers that
+// accept gzip, and plain to the others; app.js picks the page's own.
 func testWasmGzip(t *testing.T, base string) {
-	gz, err := os.Stat(filepath.Join(repoRoot, "web", "app.wasm.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.Stat(filepath.Join(repoRoot, "web", "app.wasm"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		accept, encoding string
-		size             int64
-	}{
-		{"gzip, deflate, br", "gzip", gz.Size()},
-		{"identity", "", raw.Size()},
-	} {
-		req, _ := http.NewRequest("GET", base+"/web/app.wasm", nil)
-		req.Header.Set("Accept-Encoding", c.accept)
-		resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+	for _, name := range []string{"app.wasm", "lab.wasm", "learn.wasm"} {
+		gz, err := os.Stat(filepath.Join(repoRoot, "web", name+".gz"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, _ := io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != c.encoding || n != c.size {
-			t.Errorf("Accept-Encoding %q: status %d, Content-Encoding %q, %d bytes; want 200, %q, %d bytes",
-				c.accept, resp.StatusCode, resp.Header.Get("Content-Encoding"), n, c.encoding, c.size)
+		raw, err := os.Stat(filepath.Join(repoRoot, "web", name))
+		if err != nil {
+			t.Fatal(err)
 		}
-		if ct := resp.Header.Get("Content-Type"); ct != "application/wasm" {
-			t.Errorf("Accept-Encoding %q: Content-Type %q, want application/wasm", c.accept, ct)
+		for _, c := range []struct {
+			accept, encoding string
+			size             int64
+		}{
+			{"gzip, deflate, br", "gzip", gz.Size()},
+			{"identity", "", raw.Size()},
+		} {
+			req, _ := http.NewRequest("GET", base+"/web/"+name, nil)
+			req.Header.Set("Accept-Encoding", c.accept)
+			resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, _ := io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != c.encoding || n != c.size {
+				t.Errorf("%s, Accept-Encoding %q: status %d, Content-Encoding %q, %d bytes; want 200, %q, %d bytes",
+					name, c.accept, resp.StatusCode, resp.Header.Get("Content-Encoding"), n, c.encoding, c.size)
+			}
+			if ct := resp.Header.Get("Content-Type"); ct != "application/wasm" {
+				t.Errorf("%s, Accept-Encoding %q: Content-Type %q, want application/wasm", name, c.accept, ct)
+			}
+		}
+	}
+	// app.js fetches the wasm of the page it runs on.
+	resp, err := http.Get(base + "/app.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{`fetchWithProgress(ratelabPageWasm(),`, `if (p === "/lab") return "/web/lab.wasm";`, `if (p === "/learn") return "/web/learn.wasm";`, `return "/web/app.wasm";`} {
+		if !strings.Contains(string(js), want) {
+			t.Errorf("/app.js lacks %s", want)
 		}
 	}
 }
@@ -417,6 +432,39 @@ func (p *page) eval(js string) string {
 		p.t.Fatalf("%s: %v", js, err)
 	}
 	return v
+}
+
+// followLink clicks a link to another page. Each page is its own wasm
+// (app/pages.go), so the link loads the page afresh: followLink waits until
+// the new document's wasm runs and its h1 reads h1, and returns the paths of
+// the wasm binaries that document fetched, in order.
+func (p *page) followLink(sel, h1 string) []string {
+	p.t.Helper()
+	p.eval(`(() => { window.__followLink = true; return ""; })()`)
+	p.click(sel)
+	const ran = `(() => !window.__followLink && document.readyState === "complete" && !document.getElementById("app-wasm-loader"))()`
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		// Evaluating while the old document unloads can fail: retry.
+		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+		done, err := chromedp.Run(ctx, chromedp.Evaluate[bool](ran))
+		cancel()
+		if err == nil && done {
+			break
+		}
+		if time.Now().After(deadline) {
+			p.screenshot("failed-follow-link.png")
+			p.t.Fatalf("%s: the new page's wasm did not run within 60 s (last error %v)", sel, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	p.waitText("h1", h1)
+	var wasm []string
+	js := p.eval(`JSON.stringify(performance.getEntriesByType("resource").filter(e => new URL(e.name).pathname.endsWith(".wasm")).map(e => new URL(e.name).pathname))`)
+	if err := json.Unmarshal([]byte(js), &wasm); err != nil {
+		p.t.Fatalf("wasm resources %s: %v", js, err)
+	}
+	return wasm
 }
 
 func (p *page) click(sel string) {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,12 +42,25 @@ func TestLab(t *testing.T) {
 	t.Run("InspectorEveryStrategy", func(t *testing.T) { p.t = t; testLabInspectorEveryKind(p) })
 }
 
-// testLabNavigation: the playground links to the lab and back.
+// testLabNavigation: the playground links to the lab and back; each page
+// loads its own wasm and no other (app/pages.go).
 func testLabNavigation(p *page) {
+	if got := p.eval(`JSON.stringify(performance.getEntriesByType("resource").map(e => new URL(e.name).pathname).filter(n => n.endsWith(".wasm")))`); got != `["/web/app.wasm"]` {
+		p.t.Errorf("the playground loaded the wasm %s, want [\"/web/app.wasm\"]", got)
+	}
 	p.waitText("#nav-lab", "Comparison lab")
-	p.click("#nav-lab")
-	p.waitText("h1", "Comparison lab")
+	if got := p.followLink("#nav-lab", "Comparison lab"); !slices.Equal(got, []string{"/web/lab.wasm"}) {
+		p.t.Errorf("the lab loaded the wasm %q, want only /web/lab.wasm", got)
+	}
 	p.waitText("#nav-playground", "Playground")
+	p.waitCount(".lane[id^=lane-]", 3)
+	if got := p.followLink("#nav-playground", "Rate limiter playground"); !slices.Equal(got, []string{"/web/app.wasm"}) {
+		p.t.Errorf("the playground loaded the wasm %q, want only /web/app.wasm", got)
+	}
+	p.waitText("#nav-lab", "Comparison lab")
+	if got := p.followLink("#nav-lab", "Comparison lab"); !slices.Equal(got, []string{"/web/lab.wasm"}) {
+		p.t.Errorf("the lab loaded the wasm %q, want only /web/lab.wasm", got)
+	}
 	p.waitCount(".lane[id^=lane-]", 3)
 }
 
@@ -401,8 +415,9 @@ func testLabQuiz(p *page) {
 	}
 	f := p.fresh(p.base + "/lab?" + s.Values().Encode())
 	f.waitCount(".lane[id^=lane-]", 2)
-	f.click("#quiz-this")
-	f.waitText("h1", "Learn rate limiting")
+	if got := f.followLink("#quiz-this", "Learn rate limiting"); !slices.Equal(got, []string{"/web/learn.wasm"}) {
+		p.t.Errorf("the quiz loaded the wasm %q, want only /web/learn.wasm", got)
+	}
 	f.waitText("#quiz-seed", "seed 77")
 	f.waitText("#quiz-source", "Questions come from the comparison lab setup in this link (its lanes, clients and traffic), drawn with the seed below: the same link gives every student the same questions.")
 	f.waitText("#quiz-prompt", ref.Questions[0].Prompt)

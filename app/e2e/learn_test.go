@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -233,8 +234,9 @@ func testSpaceSends(p *page) {
 // testLessons opens each lesson from the list, runs it, and checks that the
 // page shows its check passed with explain's exact message.
 func testLessons(p *page) {
-	p.click("#nav-learn")
-	p.waitText("h1", "Learn rate limiting")
+	if got := p.followLink("#nav-learn", "Learn rate limiting"); !slices.Equal(got, []string{"/web/learn.wasm"}) {
+		p.t.Errorf("/learn loaded the wasm %q, want only /web/learn.wasm", got)
+	}
 	p.waitCount("#lesson-list li", 7)
 	for i, c := range lessonChecks {
 		p.click("#lesson-link-" + c.id)
