@@ -89,42 +89,9 @@ func (b *bucketMath) pay(debt int64, elapsed time.Duration) int64 {
 	return 0
 }
 
-// decide decides a request of n at a debt already brought up to the request's
-// instant: it fills in d (which must be zero) and returns the debt after it.
-// It writes through a pointer so that the 48-byte Decision is built once, in
-// the caller's result, not copied back through each call.
-func (b *bucketMath) decide(d *Decision, debt int64, n int) int64 {
-	d.Limit = int(b.burst)
-	if b.inf {
-		d.Allowed = true
-		d.Remaining = int(b.burst)
-		return 0
-	}
-	if int64(n) > b.burst {
-		d.RetryAfter = Never
-	} else if need := debt + int64(n)*b.unit; need <= b.full {
-		d.Allowed = true
-		debt = need
-	} else if b.perNs == 0 {
-		d.RetryAfter = Never
-	} else {
-		d.RetryAfter = time.Duration(b.perNsDiv.ceil(need - b.full))
-	}
-	if debt == 0 {
-		d.Remaining = int(b.burst)
-		return 0
-	}
-	d.Remaining = int(b.burst - b.unitDiv.ceil(debt))
-	d.ResetAfter = Never
-	if b.perNs > 0 {
-		d.ResetAfter = time.Duration(b.perNsDiv.ceil(debt))
-	}
-	return debt
-}
-
-// admit is decide reduced to the yes or no: the same test, no metadata. It
-// returns whether a request of n ≥ 0 is admitted at a debt already brought up
-// to its instant, and the debt after it.
+// admit decides a request of n ≥ 0 at a debt already brought up to its
+// instant: it returns whether the request is admitted and the debt after it
+// (the same debt when it is denied).
 func (b *bucketMath) admit(debt int64, n int) (bool, int64) {
 	if b.inf {
 		return true, 0
@@ -135,6 +102,52 @@ func (b *bucketMath) admit(debt int64, n int) (bool, int64) {
 		}
 	}
 	return false, debt
+}
+
+// outcome is a bucket's decision as taken under its lock: the parameters
+// (immutable), the instant it was evaluated at, the debt after it and the
+// verdict. Its Decision, with the metadata, is worked out from it after the
+// lock is released, which keeps the critical section as short as Admit's.
+type outcome struct {
+	m    *bucketMath
+	at   Instant
+	next int64 // debt after the request; for a denial, the debt it met
+	ok   bool
+}
+
+// fill fills in d (which must be zero) with the Decision of a request of n
+// stamped now. It writes through a pointer so that the 48-byte Decision is
+// built once, in the caller's result, not copied back through each call.
+func (o outcome) fill(d *Decision, now Instant, n int) {
+	b := o.m
+	d.Allowed, d.Limit = o.ok, int(b.burst)
+	if b.inf {
+		d.Remaining = int(b.burst)
+		return
+	}
+	if !o.ok {
+		switch {
+		case int64(n) > b.burst:
+			d.RetryAfter = Never
+		case b.perNs == 0:
+			d.RetryAfter = Never
+		default:
+			// The missing debt, paid back at perNs per nanosecond.
+			d.RetryAfter = time.Duration(b.perNsDiv.ceil(o.next + int64(n)*b.unit - b.full))
+		}
+	}
+	if o.next == 0 {
+		d.Remaining = int(b.burst)
+	} else {
+		d.Remaining = int(b.burst - b.unitDiv.ceil(o.next))
+		d.ResetAfter = Never
+		if b.perNs > 0 {
+			d.ResetAfter = time.Duration(b.perNsDiv.ceil(o.next))
+		}
+	}
+	if o.at != now {
+		*d = d.waitsFrom(now, o.at)
+	}
 }
 
 func (b *bucketMath) remaining(debt int64) int {

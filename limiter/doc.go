@@ -64,7 +64,10 @@
 // ResetAfter (until the limiter is fresh again) and Delay (leaky bucket as a
 // queue). n == 0 is a peek: allowed, changes nothing. A denied request changes
 // no state and is not counted. [RetryAfterSeconds] and [RateLimitHeaders]
-// turn a decision into HTTP header values.
+// turn a decision into HTTP header values. Every strategy also has Admit(now,
+// n) bool ([TokenBucket.Admit]): the same decision and state change as
+// AllowN, reporting only whether the request is admitted, for callers that
+// need no metadata (as x/time/rate's AllowN); a negative n is not admitted.
 //
 // Constructors and setters validate their parameters. Every error names the
 // parameter and the accepted range ("limiter: burst -1 is negative; want >=

@@ -78,8 +78,9 @@ func (g *GCRA) AllowN(now Instant, n int) (d Decision, err error) {
 		return Decision{}, checkN(n)
 	}
 	g.mu.Lock()
-	g.allowLocked(&d, now, n)
+	o := g.decideLocked(now, n)
 	g.mu.Unlock()
+	o.fill(&d, now, n)
 	return d, nil
 }
 
@@ -91,31 +92,25 @@ func (g *GCRA) Admit(now Instant, n int) bool {
 		return false
 	}
 	g.mu.Lock()
-	at, ahead := g.at(now)
-	// max(TAT, at) + n × T − at ≤ τ, as in allowLocked.
-	ok, next := g.m.admit(ahead, n)
-	if ok && n > 0 {
-		g.used, g.last, g.ahead = true, at, next
-	}
+	o := g.decideLocked(now, n)
 	g.mu.Unlock()
-	return ok
+	return o.ok
 }
 
-// allowLocked decides a request of n ≥ 0 into d (zero), with g.mu held.
-func (g *GCRA) allowLocked(d *Decision, now Instant, n int) {
+// decideLocked decides a request of n ≥ 0 at now and applies it, with g.mu
+// held.
+func (g *GCRA) decideLocked(now Instant, n int) outcome {
 	at, ahead := g.at(now)
 	// The test max(TAT, at) + n × T − at ≤ τ, times perNs (T = unit/perNs,
-	// τ = full/perNs): ahead + n × unit ≤ full, decide's test. after is
+	// τ = full/perNs): ahead + n × unit ≤ full, admit's test. next is
 	// ahead + n × unit, the new TAT's lead over at.
-	after := g.m.decide(d, ahead, n)
-	if d.Allowed && n > 0 {
-		// TAT moves to max(TAT, at) + n × T = at + after/perNs, kept relative
+	ok, next := g.m.admit(ahead, n)
+	if ok && n > 0 {
+		// TAT moves to max(TAT, at) + n × T = at + next/perNs, kept relative
 		// to at: exact, and no division for any n.
-		g.used, g.last, g.ahead = true, at, after
+		g.used, g.last, g.ahead = true, at, next
 	}
-	if at != now {
-		*d = d.waitsFrom(now, at)
-	}
+	return outcome{m: g.m, at: at, next: next, ok: ok}
 }
 
 // State returns TAT, the emission interval and tolerance (rounded to whole

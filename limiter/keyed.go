@@ -98,15 +98,15 @@ func (h *header) allowLocked(now Instant, n int) (Decision, error) {
 	switch h.kind {
 	case tagTokenBucket:
 		var d Decision
-		(*TokenBucket)(p).allowLocked(&d, now, n)
+		(*TokenBucket)(p).decideLocked(now, n).fill(&d, now, n)
 		return d, nil
 	case tagGCRA:
 		var d Decision
-		(*GCRA)(p).allowLocked(&d, now, n)
+		(*GCRA)(p).decideLocked(now, n).fill(&d, now, n)
 		return d, nil
 	case tagLeakyBucket:
 		var d Decision
-		(*LeakyBucket)(p).allowLocked(&d, now, n)
+		leakyFill(&d, (*LeakyBucket)(p).decideLocked(now, n), now, n)
 		return d, nil
 	case tagFixedWindow:
 		return (*FixedWindow)(p).allowLocked(now, n), nil

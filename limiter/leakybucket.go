@@ -63,8 +63,9 @@ func (lb *LeakyBucket) AllowN(now Instant, n int) (d Decision, err error) {
 		return Decision{}, checkN(n)
 	}
 	lb.mu.Lock()
-	lb.allowLocked(&d, now, n)
+	o := lb.decideLocked(now, n)
 	lb.mu.Unlock()
+	leakyFill(&d, o, now, n)
 	return d, nil
 }
 
@@ -76,25 +77,29 @@ func (lb *LeakyBucket) Admit(now Instant, n int) bool {
 		return false
 	}
 	lb.mu.Lock()
+	o := lb.decideLocked(now, n)
+	lb.mu.Unlock()
+	return o.ok
+}
+
+// decideLocked decides a request of n ≥ 0 at now and applies it, with lb.mu
+// held: the level plus n must stay within the capacity.
+func (lb *LeakyBucket) decideLocked(now Instant, n int) outcome {
 	at, water := lb.at(now)
 	ok, next := lb.m.admit(water, n)
 	if ok && n > 0 {
 		lb.used, lb.last, lb.water = true, at, next
 	}
-	lb.mu.Unlock()
-	return ok
+	return outcome{m: lb.m, at: at, next: next, ok: ok}
 }
 
-// allowLocked decides a request of n ≥ 0 into d (zero), with lb.mu held.
-func (lb *LeakyBucket) allowLocked(d *Decision, now Instant, n int) {
-	at, water := lb.at(now)
-	water = lb.m.decide(d, water, n)
-	if at != now {
-		*d = d.waitsFrom(now, at)
-	}
-	if d.Allowed && n > 0 {
-		lb.used, lb.last, lb.water = true, at, water
-		d.Delay = max(time.Duration(water)-lb.m.interval, 0)
+// leakyFill fills in d (zero) with the bucket's Decision plus, for an
+// admitted request, its queue Delay: (level after − 1) × leak interval, the
+// water being kept in nanoseconds of leaking.
+func leakyFill(d *Decision, o outcome, now Instant, n int) {
+	o.fill(d, now, n)
+	if o.ok && n > 0 {
+		d.Delay = max(time.Duration(o.next)-o.m.interval, 0)
 	}
 }
 

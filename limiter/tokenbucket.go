@@ -68,8 +68,9 @@ func (tb *TokenBucket) AllowN(now Instant, n int) (d Decision, err error) {
 		return Decision{}, checkN(n)
 	}
 	tb.mu.Lock()
-	tb.allowLocked(&d, now, n)
+	o := tb.decideLocked(now, n)
 	tb.mu.Unlock()
+	o.fill(&d, now, n)
 	return d, nil
 }
 
@@ -83,25 +84,20 @@ func (tb *TokenBucket) Admit(now Instant, n int) bool {
 		return false
 	}
 	tb.mu.Lock()
+	o := tb.decideLocked(now, n)
+	tb.mu.Unlock()
+	return o.ok
+}
+
+// decideLocked decides a request of n ≥ 0 at now and applies it, with tb.mu
+// held.
+func (tb *TokenBucket) decideLocked(now Instant, n int) outcome {
 	at, debt := tb.at(now)
 	ok, next := tb.m.admit(debt, n)
 	if ok && n > 0 {
 		tb.used, tb.last, tb.debt = true, at, next
 	}
-	tb.mu.Unlock()
-	return ok
-}
-
-// allowLocked decides a request of n ≥ 0 into d (zero), with tb.mu held.
-func (tb *TokenBucket) allowLocked(d *Decision, now Instant, n int) {
-	at, debt := tb.at(now)
-	debt = tb.m.decide(d, debt, n)
-	if d.Allowed && n > 0 {
-		tb.used, tb.last, tb.debt = true, at, debt
-	}
-	if at != now {
-		*d = d.waitsFrom(now, at)
-	}
+	return outcome{m: tb.m, at: at, next: next, ok: ok}
 }
 
 // State returns the bucket at now: Tokens, Limit (burst) and Rate.

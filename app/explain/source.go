@@ -60,9 +60,9 @@ const ShippedDir = "/web/src/"
 // leaky bucket: the refill and the one comparison all three make.
 var bucketMarks = []Mark{
 	{Label: "refill: elapsed time pays back debt (time × rate, exact integers)", Text: "func (b *bucketMath) pay(", When: []Outcome{Allowed, Denied, Never, Peek}},
-	{Label: "more than the bucket can ever hold: never", Text: "if int64(n) > b.burst {", When: []Outcome{Never}},
-	{Label: "the test: debt + n tokens still within a full bucket's debt", Text: "need <= b.full {", When: []Outcome{Allowed, Denied}},
-	{Label: "retry after: the time that pays back the missing debt, rounded up", Text: "d.RetryAfter = time.Duration(b.perNsDiv.ceil(need - b.full))", When: []Outcome{Denied}},
+	{Label: "more than the bucket can ever hold: never", Text: "case int64(n) > b.burst:", When: []Outcome{Never}},
+	{Label: "the test: debt + n tokens still within a full bucket's debt", Text: "next <= b.full {", When: []Outcome{Allowed, Denied}},
+	{Label: "retry after: the time that pays back the missing debt, rounded up", Text: "d.RetryAfter = time.Duration(b.perNsDiv.ceil(o.next + int64(n)*b.unit - b.full))", When: []Outcome{Denied}},
 }
 
 var sources = []Source{
@@ -70,8 +70,8 @@ var sources = []Source{
 		{Name: "tokenbucket.go", Marks: []Mark{
 			{Label: "time never runs backwards: a stale request is evaluated at the latest instant", Text: "if now < tb.last {"},
 			{Label: "tokens now: the debt at the last update, minus the refill since", Text: "return now, tb.m.pay(tb.debt, now-tb.last)"},
-			{Label: "decide against the bucket", Text: "debt = tb.m.decide(d, debt, n)"},
-			{Label: "only an admitted request changes the state", Text: "tb.used, tb.last, tb.debt = true, at, debt", When: []Outcome{Allowed}},
+			{Label: "decide against the bucket", Text: "ok, next := tb.m.admit(debt, n)"},
+			{Label: "only an admitted request changes the state", Text: "tb.used, tb.last, tb.debt = true, at, next", When: []Outcome{Allowed}},
 		}},
 		{Name: "bucket.go", Marks: bucketMarks},
 	}},
@@ -79,8 +79,8 @@ var sources = []Source{
 		{Name: "gcra.go", Marks: []Mark{
 			{Label: "time never runs backwards", Text: "if now < g.last {"},
 			{Label: "how far TAT is ahead of now (0 when the bucket is full): its lead at the last update, minus the time since", Text: "return now, g.m.pay(g.ahead, now-g.last)"},
-			{Label: "decide: max(TAT, now) + n × T − now ≤ τ, as a debt", Text: "after := g.m.decide(d, ahead, n)"},
-			{Label: "admitted: TAT moves to max(TAT, now) + n × T, kept as its lead over now", Text: "g.used, g.last, g.ahead = true, at, after", When: []Outcome{Allowed}},
+			{Label: "decide: max(TAT, now) + n × T − now ≤ τ, as a debt", Text: "ok, next := g.m.admit(ahead, n)"},
+			{Label: "admitted: TAT moves to max(TAT, now) + n × T, kept as its lead over now", Text: "g.used, g.last, g.ahead = true, at, next", When: []Outcome{Allowed}},
 		}},
 		{Name: "bucket.go", Marks: bucketMarks},
 	}},
@@ -88,8 +88,8 @@ var sources = []Source{
 		{Name: "leakybucket.go", Marks: []Mark{
 			{Label: "time never runs backwards", Text: "if now < lb.last {"},
 			{Label: "level now: the water at the last update, minus what leaked since", Text: "return now, lb.m.pay(lb.water, now-lb.last)"},
-			{Label: "decide: level + n ≤ capacity", Text: "water = lb.m.decide(d, water, n)"},
-			{Label: "queue delay: (level after − 1) × leak interval", Text: "d.Delay = max(time.Duration(water)-lb.m.interval, 0)", When: []Outcome{Allowed}},
+			{Label: "decide: level + n ≤ capacity", Text: "ok, next := lb.m.admit(water, n)"},
+			{Label: "queue delay: (level after − 1) × leak interval", Text: "d.Delay = max(time.Duration(o.next)-o.m.interval, 0)", When: []Outcome{Allowed}},
 		}},
 		{Name: "bucket.go", Marks: bucketMarks},
 	}},
