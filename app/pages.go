@@ -20,13 +20,53 @@ var pages = []struct {
 // otherPage stands, in one page's binary, for the routes of the other pages.
 // go-app follows links within one binary; following one to another page
 // reloads the new address, so its HTML and its own binary load instead.
-type otherPage struct{ app.Compo }
+type otherPage struct {
+	app.Compo
+	stuck bool   // the reload brought this binary back: do not loop
+	path  string // the address's path
+}
+
+// reloadKey holds, in the tab's session storage, the address otherPage last
+// reloaded. Finding it equal to the address to load means the reload came
+// back to a binary that does not route it (app.js picked the wrong one), and
+// a second reload would loop forever.
+const reloadKey = "ratelab-reload"
 
 // OnNav runs once the new address is in the history: load it afresh.
-func (o *otherPage) OnNav(app.Context) {
+func (o *otherPage) OnNav(ctx app.Context) {
+	u := ctx.Page().URL().String()
+	o.path = ctx.Page().URL().Path
+	var last string
+	if err := ctx.SessionStorage().Get(reloadKey, &last); err == nil && last == u {
+		ctx.SessionStorage().Del(reloadKey)
+		o.stuck = true
+		return
+	}
+	o.stuck = false
+	if err := ctx.SessionStorage().Set(reloadKey, u); err != nil {
+		// Without storage there is no loop guard: show the link instead.
+		o.stuck = true
+		return
+	}
 	app.Window().Get("location").Call("reload")
 }
 
 func (o *otherPage) Render() app.UI {
-	return app.Main().ID("other-page").Body(app.P().Text("Loading…"))
+	if !o.stuck {
+		return app.Main().ID("other-page").Body(app.P().Text("Loading…"))
+	}
+	var links []app.UI
+	for _, pg := range []struct{ path, name string }{{"/", "Playground"}, {"/lab", "Comparison lab"}, {"/learn", "Learn"}} {
+		if pg.path != o.path { // a link to this very address would do nothing
+			links = append(links, app.Li().Body(app.A().Href(pg.path).Text(pg.name)))
+		}
+	}
+	return app.Main().ID("other-page").Class("other-page").Body(
+		app.H1().Text("This page did not load"),
+		app.P().Text("This address is served by another part of the playground, which did not load here."),
+		app.P().Body(app.Button().ID("other-page-retry").Class("btn primary").Text("Load this page again").
+			OnClick(func(app.Context, app.Event) { app.Window().Get("location").Call("reload") })),
+		app.P().Text("Or open another page:"),
+		app.Ul().Body(links...),
+	)
 }

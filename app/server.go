@@ -93,7 +93,8 @@ func pageWasmJS(h *app.Handler) (http.Handler, error) {
 		return nil, fmt.Errorf("go-app's app.js (status %d) does not fetch the wasm as %s once: is go-app still v9.8.0?", rec.Code, fetch)
 	}
 	var pick strings.Builder
-	pick.WriteString("\n// ratelab: every page has its own wasm (app/pages.go).\nfunction ratelabPageWasm() {\n  const p = location.pathname;\n")
+	// The path is compared decoded, as go-app routes it (/l%61b is /lab).
+	pick.WriteString("\n// ratelab: every page has its own wasm (app/pages.go).\nfunction ratelabPageWasm() {\n  let p = location.pathname;\n  try { p = decodeURIComponent(p); } catch (e) {}\n")
 	for _, pg := range pages[1:] {
 		fmt.Fprintf(&pick, "  if (p === %q) return %q;\n", pg.path, pg.wasm)
 	}
@@ -102,6 +103,13 @@ func pageWasmJS(h *app.Handler) (http.Handler, error) {
 	etag := `"` + rec.Header().Get("ETag") + `-pages"`
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/app.js" && r.URL.Path != "/goapp.js" {
+			// /lab/ is /lab: go-app routes exact paths only.
+			if p := strings.TrimSuffix(r.URL.Path, "/"); p != r.URL.Path && p != "" && isPage(p) {
+				u := *r.URL
+				u.Path, u.RawPath = p, ""
+				http.Redirect(w, r, u.RequestURI(), http.StatusMovedPermanently)
+				return
+			}
 			h.ServeHTTP(w, r)
 			return
 		}
@@ -117,6 +125,15 @@ func pageWasmJS(h *app.Handler) (http.Handler, error) {
 			_, _ = io.WriteString(w, js)
 		}
 	}), nil
+}
+
+func isPage(path string) bool {
+	for _, pg := range pages {
+		if pg.path == path {
+			return true
+		}
+	}
+	return false
 }
 
 // workerJS is go-app's service worker (DefaultAppWorkerJS) without push

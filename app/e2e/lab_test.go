@@ -30,6 +30,7 @@ func TestLab(t *testing.T) {
 	p := openPage(t, chromium, base)
 
 	t.Run("NavigateToLab", func(t *testing.T) { p.t = t; testLabNavigation(p) })
+	t.Run("PageAddresses", func(t *testing.T) { p.t = t; testPageAddresses(p) })
 	t.Run("WindowEdgeAttack", func(t *testing.T) { p.t = t; testLabEdgeAttack(p) })
 	t.Run("Scrubber", func(t *testing.T) { p.t = t; testLabScrubber(p) })
 	t.Run("CopiedLink", func(t *testing.T) { p.t = t; testLabLink(p) })
@@ -62,6 +63,35 @@ func testLabNavigation(p *page) {
 		p.t.Errorf("the lab loaded the wasm %q, want only /web/lab.wasm", got)
 	}
 	p.waitCount(".lane[id^=lane-]", 3)
+}
+
+// testPageAddresses: an encoded path loads the page go-app routes it to
+// with that page's own wasm (once: no reload loop); /lab/ redirects to /lab;
+// and when a reload to another page comes back to a binary that does not
+// route it, the page says so and offers links instead of reloading again.
+func testPageAddresses(p *page) {
+	l := p.freshAt(p.base+"/l%61b", "Comparison lab")
+	l.waitCount(".lane[id^=lane-]", 3)
+	if got := l.eval(`JSON.stringify(performance.getEntriesByType("resource").map(e => new URL(e.name).pathname).filter(n => n.endsWith(".wasm")))`); got != `["/web/lab.wasm"]` {
+		p.t.Errorf("/l%%61b loaded the wasm %s, want [\"/web/lab.wasm\"]", got)
+	}
+
+	l = p.freshAt(p.base+"/lab/?seed=3", "Comparison lab")
+	if got := l.eval(`location.pathname`); got != "/lab" {
+		p.t.Errorf("/lab/ ended at %q, want /lab", got)
+	}
+
+	// A reload to /learn that came back here: the guard finds its own mark.
+	l.eval(`(() => { sessionStorage.setItem("ratelab-reload", JSON.stringify(location.origin + "/learn")); window.__noReload = true; return ""; })()`)
+	l.click("#nav-learn")
+	l.waitText("h1", "This page did not load")
+	if got := l.eval(`String(window.__noReload === true) + " " + String(sessionStorage.getItem("ratelab-reload"))`); got != "true null" {
+		p.t.Errorf("after the guard: page kept and mark cleared = %q, want \"true null\"", got)
+	}
+	l.waitCount(`#other-page a[href="/learn"]`, 0) // this very address: no link
+	if got := l.followLink("#other-page-retry", "Learn rate limiting"); !slices.Equal(got, []string{"/web/learn.wasm"}) {
+		p.t.Errorf("Load this page again loaded the wasm %q, want only /web/learn.wasm", got)
+	}
 }
 
 // edgeConfigs are the three lanes of the comparison, on the same budget of
