@@ -3,6 +3,8 @@ package main
 import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/sim"
+	"net/url"
+	"strings"
 )
 
 // lab is the comparison lab page (/lab): many strategies, one stream of
@@ -24,10 +26,24 @@ func (p *lab) OnInit() {
 // OnNav restores the setup from the link: every part that is wrong falls
 // back to its default and is listed in the banner.
 func (p *lab) OnNav(ctx app.Context) {
-	p.m.loadSetup(ctx.Page().URL().Query())
-	if p.m.lab.Setup().Trace == "" && ctx.Page().URL().Query().Get("trace") == "nasa" {
+	q, err := url.ParseQuery(ctx.Page().URL().RawQuery)
+	p.m.loadSetup(q)
+	if err != nil {
+		// ParseQuery skips what it cannot read (a ";", a bad %-escape) and
+		// keeps the rest: say so rather than drop it silently.
+		p.m.linkErrs = append(p.m.linkErrs, linkQueryError(err))
+	}
+	if p.m.lab.Setup().Trace == "" && q.Get("trace") == "nasa" {
 		loadNASA(ctx, p.m)
 	}
+}
+
+// linkQueryError says which part of a link the lab could not read.
+func linkQueryError(err error) string {
+	if strings.Contains(err.Error(), "semicolon") {
+		return "link: a part separated by \";\" was ignored; parts of a link are separated by \"&\""
+	}
+	return "link: " + err.Error() + "; that part was ignored"
 }
 
 func (p *lab) OnMount(ctx app.Context) {

@@ -265,7 +265,9 @@ func testLabTamperedLink(p *page) {
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
 		want = append(want, e.Error())
 	}
-	f := p.fresh(p.base + "/lab?" + q.Encode())
+	// A ";" is not a separator: that part is ignored, and said so.
+	want = append(want, `link: a part separated by ";" was ignored; parts of a link are separated by "&"`)
+	f := p.fresh(p.base + "/lab?" + q.Encode() + "&speed=2;seed=4")
 	f.waitCount("#link-errors li", len(want))
 	for i, w := range want {
 		f.waitText(fmt.Sprintf("#link-errors li:nth-child(%d)", i+1), w)
