@@ -92,6 +92,9 @@ func testPageAddresses(p *page) {
 	if got := l.followLink("#other-page-retry", "Learn rate limiting"); !slices.Equal(got, []string{"/web/learn.wasm"}) {
 		p.t.Errorf("Load this page again loaded the wasm %q, want only /web/learn.wasm", got)
 	}
+	// Back to the lab, as the next tests expect.
+	l.followLink("#nav-lab", "Comparison lab")
+	l.waitCount(".lane[id^=lane-]", 3)
 }
 
 // edgeConfigs are the three lanes of the comparison, on the same budget of

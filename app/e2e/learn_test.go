@@ -104,6 +104,16 @@ func TestLearn(t *testing.T) {
 		p.do(chromedp.EmulateViewport(1360, 940))
 		l := p.freshAt(p.base+"/lab", "Comparison lab")
 		l.axe(axe, "lab")
+		// With the inspector open on a lane's newest decision.
+		l.waitText("#lab-clock-state", "running")
+		l.pauseLab()
+		l.do(chromedp.Focus(chromedp.ID("lane-0-svg")))
+		l.poll("#lane-0-selected starts with Selected", "true", func() string {
+			return l.eval(`String(String((document.getElementById("lane-0-selected") || {}).textContent || "").startsWith("Selected: request"))`)
+		})
+		l.do(chromedp.KeyEvent("\r"))
+		l.waitCount("#insp-verdict", 1)
+		l.axe(axe, "lab with the inspector open")
 	})
 }
 
