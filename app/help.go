@@ -2,7 +2,6 @@ package main
 
 import (
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -165,10 +164,10 @@ type announcer struct {
 	// and the message.
 	Source func() (int, string)
 
-	shown   string
-	seen    int
-	last    time.Time
-	pending atomic.Bool
+	shown string
+	seen  int
+	last  time.Time
+	loop  frames
 }
 
 const announceEvery = time.Second
@@ -177,17 +176,15 @@ func (a *announcer) OnMount(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}
-	frameLoop(ctx, 250*time.Millisecond, &a.pending, a.poll)
+	a.loop.start(ctx, 250*time.Millisecond, a.poll)
 }
 
-func (a *announcer) poll(ctx app.Context) {
-	a.pending.Store(false)
+func (a *announcer) poll(ctx app.Context, now time.Time, _ time.Duration) {
 	if a.Source == nil {
 		ctx.PreventUpdate()
 		return
 	}
 	seq, msg := a.Source()
-	now := time.Now()
 	if seq == a.seen || msg == "" || now.Sub(a.last) < announceEvery {
 		ctx.PreventUpdate()
 		return

@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -38,11 +37,10 @@ type labLanes struct {
 	app.Compo
 	M *labModel
 
-	pending  atomic.Bool
-	lastReal time.Time
-	drawn    uint64
-	urlAt    time.Time
-	url      string
+	loop  frames
+	drawn uint64
+	urlAt time.Time
+	url   string
 
 	hist   []sim.Record
 	bks    []sim.Bucket
@@ -58,17 +56,12 @@ func (v *labLanes) OnMount(ctx app.Context) {
 	if !app.IsClient { // native component tests draw frames by hand
 		return
 	}
-	v.lastReal = time.Now()
-	frameLoop(ctx, labFrameEvery, &v.pending, v.frame)
+	v.loop.start(ctx, labFrameEvery, v.frame)
 }
 
 // frame runs on the UI goroutine: it advances the clock, keeps the link in
 // the address bar current, and redraws when anything moved.
-func (v *labLanes) frame(ctx app.Context) {
-	v.pending.Store(false)
-	now := time.Now()
-	dt := now.Sub(v.lastReal)
-	v.lastReal = now
+func (v *labLanes) frame(ctx app.Context, now time.Time, dt time.Duration) {
 	m := v.M
 	if m.scrub == nil && !m.lab.Clock().Paused() {
 		if err := m.lab.Tick(dt); err != nil {
@@ -188,7 +181,7 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 				} else {
 					m.lab.Clock().Pause()
 				}
-				v.lastReal = time.Now()
+				v.loop.resync()
 				m.changed()
 			}),
 			app.Button().ID("step-request").Class("btn").Title("Pause and decide the next request alone").Text("Step 1 request").OnClick(func(ctx app.Context, e app.Event) {

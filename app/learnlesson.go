@@ -2,7 +2,6 @@ package main
 
 import (
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -20,12 +19,11 @@ type lessonView struct {
 	app.Compo
 	ID string
 
-	run      *lessonRun
-	lastReal time.Time
-	pending  atomic.Bool
-	sel      struct{ lane, k int } // selected mark, k < 0 for none
-	selExp   explain.Explanation
-	selErr   string
+	run    *lessonRun
+	loop   frames
+	sel    struct{ lane, k int } // selected mark, k < 0 for none
+	selExp explain.Explanation
+	selErr string
 }
 
 func (v *lessonView) ensure() *lessonRun {
@@ -43,17 +41,14 @@ func (v *lessonView) OnMount(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}
-	frameLoop(ctx, lessonFrame, &v.pending, v.frame)
+	v.loop.start(ctx, lessonFrame, v.frame)
 }
 
 // frame advances a playing lab lesson by the real time elapsed (clamped:
 // background tabs throttle timers).
-func (v *lessonView) frame(ctx app.Context) {
-	v.pending.Store(false)
+func (v *lessonView) frame(ctx app.Context, _ time.Time, dt time.Duration) {
 	r := v.ensure()
-	now := time.Now()
-	dt := min(now.Sub(v.lastReal), 200*time.Millisecond)
-	v.lastReal = now
+	dt = min(dt, 200*time.Millisecond)
 	if r.lab == nil || !r.played || r.done || r.err != nil {
 		ctx.PreventUpdate()
 		return
@@ -64,7 +59,7 @@ func (v *lessonView) frame(ctx app.Context) {
 func (v *lessonView) onRun(ctx app.Context, e app.Event) {
 	r := v.ensure()
 	r.start()
-	v.lastReal = time.Now()
+	v.loop.resync()
 	v.sel.k = -1
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -22,10 +21,9 @@ type view struct {
 	app.Compo
 	Sim *Sim
 
-	lastReal   time.Time
-	pending    atomic.Bool // a frame is queued on the UI goroutine
-	drawn      uint64      // Sim.Version() last drawn
-	seenSeq    int         // last request seen, to launch tokens
+	loop       frames
+	drawn      uint64 // Sim.Version() last drawn
+	seenSeq    int    // last request seen, to launch tokens
 	flyers     [maxFlyers]time.Time
 	flyerNext  int
 	flashUntil time.Time // denial flash of the bucket
@@ -39,17 +37,12 @@ func (v *view) OnMount(ctx app.Context) {
 	if !app.IsClient { // native component tests draw frames by hand
 		return
 	}
-	v.lastReal = time.Now()
-	frameLoop(ctx, FrameEvery, &v.pending, v.frame)
+	v.loop.start(ctx, FrameEvery, v.frame)
 }
 
 // frame runs on the UI goroutine: it advances the clock and redraws, or skips
 // the redraw when nothing moved (paused and no animation running).
-func (v *view) frame(ctx app.Context) {
-	v.pending.Store(false)
-	now := time.Now()
-	dt := now.Sub(v.lastReal)
-	v.lastReal = now
+func (v *view) frame(ctx app.Context, now time.Time, dt time.Duration) {
 	v.Sim.Advance(dt)
 	v.track(now)
 	if v.Sim.Version() == v.drawn && !v.animating {
