@@ -99,20 +99,17 @@ func (p *lab) Render() app.UI {
 	)
 }
 
-// navLinks links the two pages both ways.
+// navLinks links every page (see pages), current marked as the one shown.
 func navLinks(current string) app.UI {
-	link := func(id, href, text string) app.UI {
-		a := app.A().ID(id).Class("nav-link").Href(href).Text(text)
-		if id == "nav-"+current {
+	links := make([]app.UI, len(pages))
+	for i, pg := range pages {
+		a := app.A().ID("nav-" + pg.key).Class("nav-link").Href(pg.path).Text(pg.name)
+		if pg.key == current {
 			a = a.Class("nav-link on").Aria("current", "page")
 		}
-		return a
+		links[i] = a
 	}
-	return app.Nav().Class("nav").Aria("label", "Pages").Body(
-		link("nav-playground", "/", "Playground"),
-		link("nav-lab", "/lab", "Comparison lab"),
-		link("nav-learn", "/learn", "Learn"),
-	)
+	return app.Nav().Class("nav").Aria("label", "Pages").Body(links...)
 }
 
 // loadNASA fetches the built-in trace from this server and replays it with

@@ -4,17 +4,19 @@ import "github.com/maxence-charriere/go-app/v9/pkg/app"
 
 // The three pages are three wasm binaries, so that a page downloads only its
 // own code: the playground's binary has none of the lab's or the lessons'.
-// `make build` builds each with its tag (routes_*.go); the server (built
-// natively, with every route, for go-app's pre-rendering) tells app.js which
-// binary to fetch for the path it is on (see pageWasmJS in server.go).
+// `make build` builds the playground by default and the others with the tags
+// page_lab and page_learn (routes_*.go); the server (built natively, with
+// every route, for go-app's pre-rendering) tells app.js which binary to fetch
+// for the path it is on (see pageWasmJS in server.go).
 var pages = []struct {
+	key  string // the navigation link's id is "nav-" + key
 	path string // the route
 	wasm string // the binary that runs it, under web/
-	tag  string // the build tag that selects its routes_*.go
+	name string // as the navigation names it
 }{
-	{"/", "/web/app.wasm", ""},
-	{"/lab", "/web/lab.wasm", "page_lab"},
-	{"/learn", "/web/learn.wasm", "page_learn"},
+	{"playground", "/", "/web/app.wasm", "Playground"},
+	{"lab", "/lab", "/web/lab.wasm", "Comparison lab"},
+	{"learn", "/learn", "/web/learn.wasm", "Learn"},
 }
 
 // otherPage stands, in one page's binary, for the routes of the other pages.
@@ -56,7 +58,7 @@ func (o *otherPage) Render() app.UI {
 		return app.Main().ID("other-page").Body(app.P().Text("Loading…"))
 	}
 	var links []app.UI
-	for _, pg := range []struct{ path, name string }{{"/", "Playground"}, {"/lab", "Comparison lab"}, {"/learn", "Learn"}} {
+	for _, pg := range pages {
 		if pg.path != o.path { // a link to this very address would do nothing
 			links = append(links, app.Li().Body(app.A().Href(pg.path).Text(pg.name)))
 		}

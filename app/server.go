@@ -79,7 +79,7 @@ func newHandler(version string) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return gzipWasm(appJS), nil
+	return gzipWasm(trimPageSlash(appJS)), nil
 }
 
 // pageWasmJS returns go-app's app.js made to fetch the wasm of the page it
@@ -103,13 +103,6 @@ func pageWasmJS(h *app.Handler) (http.Handler, error) {
 	etag := `"` + rec.Header().Get("ETag") + `-pages"`
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/app.js" && r.URL.Path != "/goapp.js" {
-			// /lab/ is /lab: go-app routes exact paths only.
-			if p := strings.TrimSuffix(r.URL.Path, "/"); p != r.URL.Path && p != "" && isPage(p) {
-				u := *r.URL
-				u.Path, u.RawPath = p, ""
-				http.Redirect(w, r, u.RequestURI(), http.StatusMovedPermanently)
-				return
-			}
 			h.ServeHTTP(w, r)
 			return
 		}
@@ -127,13 +120,22 @@ func pageWasmJS(h *app.Handler) (http.Handler, error) {
 	}), nil
 }
 
-func isPage(path string) bool {
-	for _, pg := range pages {
-		if pg.path == path {
-			return true
+// trimPageSlash redirects a page's address with a trailing slash (/lab/) to
+// the page (/lab): go-app routes exact paths only.
+func trimPageSlash(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := strings.TrimSuffix(r.URL.Path, "/"); p != r.URL.Path && p != "" {
+			for _, pg := range pages {
+				if pg.path == p {
+					u := *r.URL
+					u.Path, u.RawPath = p, ""
+					http.Redirect(w, r, u.RequestURI(), http.StatusMovedPermanently)
+					return
+				}
+			}
 		}
-	}
-	return false
+		next.ServeHTTP(w, r)
+	})
 }
 
 // workerJS is go-app's service worker (DefaultAppWorkerJS) without push
@@ -181,13 +183,16 @@ self.addEventListener("fetch", (event) => {
 
 // precompressed maps the paths served from a gzip copy made by `make
 // build` to that copy and its content type.
-var precompressed = map[string][2]string{
-	"/web/app.wasm":                 {"web/app.wasm.gz", "application/wasm"},
-	"/web/lab.wasm":                 {"web/lab.wasm.gz", "application/wasm"},
-	"/web/learn.wasm":               {"web/learn.wasm.gz", "application/wasm"},
-	"/app.wasm":                     {"web/app.wasm.gz", "application/wasm"},
-	"/web/data/nasa-1995-08-01.csv": {"web/data/nasa-1995-08-01.csv.gz", "text/csv; charset=utf-8"},
-}
+var precompressed = func() map[string][2]string {
+	m := map[string][2]string{
+		"/app.wasm":                     {"web/app.wasm.gz", "application/wasm"}, // go-app's alias
+		"/web/data/nasa-1995-08-01.csv": {"web/data/nasa-1995-08-01.csv.gz", "text/csv; charset=utf-8"},
+	}
+	for _, pg := range pages {
+		m[pg.wasm] = [2]string{strings.TrimPrefix(pg.wasm, "/") + ".gz", "application/wasm"}
+	}
+	return m
+}()
 
 // gzipWasm serves the pre-compressed wasm (made by `make build` with gzip -9)
 // and built-in trace with Content-Encoding: gzip to browsers that accept it;
