@@ -459,8 +459,15 @@ func (p *page) followLink(sel, h1 string) []string {
 		time.Sleep(100 * time.Millisecond)
 	}
 	p.waitText("h1", h1)
+	return p.wasmLoaded()
+}
+
+// wasmLoaded returns the paths of the wasm binaries the current document
+// fetched, in order (Resource Timing).
+func (p *page) wasmLoaded() []string {
+	p.t.Helper()
 	var wasm []string
-	js := p.eval(`JSON.stringify(performance.getEntriesByType("resource").filter(e => new URL(e.name).pathname.endsWith(".wasm")).map(e => new URL(e.name).pathname))`)
+	js := p.eval(`JSON.stringify(performance.getEntriesByType("resource").map(e => new URL(e.name).pathname).filter(n => n.endsWith(".wasm")))`)
 	if err := json.Unmarshal([]byte(js), &wasm); err != nil {
 		p.t.Fatalf("wasm resources %s: %v", js, err)
 	}

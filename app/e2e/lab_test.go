@@ -46,8 +46,8 @@ func TestLab(t *testing.T) {
 // testLabNavigation: the playground links to the lab and back; each page
 // loads its own wasm and no other (app/pages.go).
 func testLabNavigation(p *page) {
-	if got := p.eval(`JSON.stringify(performance.getEntriesByType("resource").map(e => new URL(e.name).pathname).filter(n => n.endsWith(".wasm")))`); got != `["/web/app.wasm"]` {
-		p.t.Errorf("the playground loaded the wasm %s, want [\"/web/app.wasm\"]", got)
+	if got := p.wasmLoaded(); !slices.Equal(got, []string{"/web/app.wasm"}) {
+		p.t.Errorf("the playground loaded the wasm %q, want only /web/app.wasm", got)
 	}
 	p.waitText("#nav-lab", "Comparison lab")
 	if got := p.followLink("#nav-lab", "Comparison lab"); !slices.Equal(got, []string{"/web/lab.wasm"}) {
@@ -72,8 +72,8 @@ func testLabNavigation(p *page) {
 func testPageAddresses(p *page) {
 	l := p.freshAt(p.base+"/l%61b", "Comparison lab")
 	l.waitCount(".lane[id^=lane-]", 3)
-	if got := l.eval(`JSON.stringify(performance.getEntriesByType("resource").map(e => new URL(e.name).pathname).filter(n => n.endsWith(".wasm")))`); got != `["/web/lab.wasm"]` {
-		p.t.Errorf("/l%%61b loaded the wasm %s, want [\"/web/lab.wasm\"]", got)
+	if got := l.wasmLoaded(); !slices.Equal(got, []string{"/web/lab.wasm"}) {
+		p.t.Errorf("/l%%61b loaded the wasm %q, want only /web/lab.wasm", got)
 	}
 
 	l = p.freshAt(p.base+"/lab/?seed=3", "Comparison lab")
