@@ -11,7 +11,7 @@ FUZZ_TARGETS = $(shell grep -ho '^func Fuzz[A-Za-z0-9_]*' limiter/*_test.go | se
 
 all: build
 
-## build: compile each page to its own wasm (plus a gzip copy): web/app.wasm the playground,
+## build: compile each page to its own wasm (plus a brotli and a gzip copy): web/app.wasm the playground,
 ## web/lab.wasm the lab, web/learn.wasm the lessons (see app/pages.go); the server to bin/server
 build:
 	rm -rf web/src && mkdir -p web/src && cp $(filter-out %_test.go,$(wildcard limiter/*.go)) web/src/
@@ -20,6 +20,7 @@ build:
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -tags page_learn -o web/learn.wasm ./app
 	gzip -9 -k -f web/app.wasm web/lab.wasm web/learn.wasm
 	gzip -9 -k -f web/data/nasa-1995-08-01.csv
+	$(GO) run ./app/cmd/precompress web/app.wasm web/lab.wasm web/learn.wasm web/data/nasa-1995-08-01.csv
 	$(GO) build -trimpath -o bin/server ./app
 
 ## run: build, then serve the playground at http://$(ADDR)
@@ -69,7 +70,7 @@ e2e: build
 	$(GO) test -count=1 -timeout 10m -tags e2e -v ./app/e2e/
 
 clean:
-	rm -rf bin web/*.wasm web/*.wasm.gz web/data/nasa-1995-08-01.csv.gz web/src testout
+	rm -rf bin web/*.wasm web/*.wasm.gz web/*.wasm.br web/data/nasa-1995-08-01.csv.gz web/data/nasa-1995-08-01.csv.br web/src testout
 
 ## bench: the limiter against its peers (limiter/benchmarks, -count 6), printed as one table of
 ## ratios (ours / peer) with the machine it ran on; raw output in testout/bench.txt

@@ -52,8 +52,9 @@ func serve() {
 }
 
 // newHandler returns the playground's handler: go-app's page handler, with
-// each page's wasm (see pages) served gzip-compressed when the browser
-// accepts it, and app.js fetching the wasm of the page it is on.
+// each page's wasm (see pages) compiled from the start of the page's load
+// (startWasmJS, pageWasmJS) and served brotli- or gzip-compressed to the
+// browsers that accept it (precompressedFiles).
 func newHandler(version string) (http.Handler, error) {
 	h := &app.Handler{
 		Name:            "Rate limiter playground",
@@ -74,32 +75,65 @@ func newHandler(version string) (http.Handler, error) {
 		Styles:                []string{"/web/app.css", "/web/learn.css"},
 		Version:               version,
 		ServiceWorkerTemplate: workerJS,
+		RawHeaders:            []string{startWasmJS()},
 	}
 	appJS, err := pageWasmJS(h)
 	if err != nil {
 		return nil, err
 	}
-	return gzipWasm(trimPageSlash(appJS)), nil
+	return precompressedFiles(trimPageSlash(appJS)), nil
 }
 
-// pageWasmJS returns go-app's app.js made to fetch the wasm of the page it
-// runs on (see pages) instead of web/app.wasm for every page.
+// startWasmJS is an inline script for the page's head: it picks the wasm of
+// the page it is on (see pages) and starts downloading and compiling it at
+// once, while the page's HTML and styles are still loading; app.js (see
+// pageWasmJS) instantiates the compiled module. go-app's own app.js only
+// starts the download once the page is parsed and its deferred scripts run,
+// then compiles, so the compilation was on the start-up's critical path.
+func startWasmJS() string {
+	var b strings.Builder
+	b.WriteString(`<script>
+// ratelab: every page has its own wasm (app/pages.go); start compiling it now.
+var ratelabWasm = (function () {
+  // No wasm for bots or ?wasm=false, as go-app's app.js (goappCanLoadWebAssembly).
+  if (/bot|googlebot|crawler|spider|robot|crawling/i.test(navigator.userAgent) ||
+      new URLSearchParams(location.search).get("wasm") === "false") {
+    return null;
+  }
+  let p = location.pathname;
+  try { p = decodeURIComponent(p); } catch (e) {} // compared decoded, as go-app routes it (/l%61b is /lab)
+  let url = `)
+	fmt.Fprintf(&b, "%q;\n", pages[0].wasm)
+	for _, pg := range pages[1:] {
+		fmt.Fprintf(&b, "  if (p === %q) url = %q;\n", pg.path, pg.wasm)
+	}
+	b.WriteString(`  const resp = fetch(url);
+  const module = WebAssembly.compileStreaming
+    ? WebAssembly.compileStreaming(resp)
+    : resp.then((r) => r.arrayBuffer()).then((bytes) => WebAssembly.compile(bytes));
+  module.catch(() => {}); // app.js awaits it and shows the error
+  return module;
+})();
+</script>`)
+	return b.String()
+}
+
+// pageWasmJS returns go-app's app.js made to instantiate the module that
+// startWasmJS compiles, instead of fetching web/app.wasm for every page.
 func pageWasmJS(h *app.Handler) (http.Handler, error) {
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
 	js := rec.Body.String()
-	const fetch = `fetchWithProgress("/web/app.wasm",`
-	if rec.Code != http.StatusOK || strings.Count(js, fetch) != 1 {
-		return nil, fmt.Errorf("go-app's app.js (status %d) does not fetch the wasm as %s once: is go-app still v9.8.0?", rec.Code, fetch)
+	const instantiate = `await instantiateStreaming(
+      fetchWithProgress("/web/app.wasm", showProgress),
+      go.importObject
+    );`
+	if rec.Code != http.StatusOK || strings.Count(js, instantiate) != 1 {
+		return nil, fmt.Errorf("go-app's app.js (status %d) does not load the wasm as %q once: is go-app still v9.8.0?", rec.Code, instantiate)
 	}
-	var pick strings.Builder
-	// The path is compared decoded, as go-app routes it (/l%61b is /lab).
-	pick.WriteString("\n// ratelab: every page has its own wasm (app/pages.go).\nfunction ratelabPageWasm() {\n  let p = location.pathname;\n  try { p = decodeURIComponent(p); } catch (e) {}\n")
-	for _, pg := range pages[1:] {
-		fmt.Fprintf(&pick, "  if (p === %q) return %q;\n", pg.path, pg.wasm)
-	}
-	fmt.Fprintf(&pick, "  return %q;\n}\n", pages[0].wasm)
-	js = strings.Replace(js, fetch, `fetchWithProgress(ratelabPageWasm(),`, 1) + pick.String()
+	// The loading label shows no {progress}, so nothing is lost by not
+	// reporting the download's progress.
+	js = strings.Replace(js, instantiate, `{ instance: await WebAssembly.instantiate(await ratelabWasm, go.importObject) };`, 1)
 	etag := `"` + rec.Header().Get("ETag") + `-pages"`
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/app.js" && r.URL.Path != "/goapp.js" {
@@ -181,63 +215,90 @@ self.addEventListener("fetch", (event) => {
 });
 `
 
-// precompressed maps the paths served from a gzip copy made by `make
-// build` to that copy and its content type.
+// precompressed maps the paths that `make build` writes compressed copies of
+// (FILE.br with brotli, FILE.gz with gzip -9) to FILE and its content type.
 var precompressed = func() map[string][2]string {
 	m := map[string][2]string{
-		"/app.wasm":                     {"web/app.wasm.gz", "application/wasm"}, // go-app's alias
-		"/web/data/nasa-1995-08-01.csv": {"web/data/nasa-1995-08-01.csv.gz", "text/csv; charset=utf-8"},
+		"/app.wasm":                     {"web/app.wasm", "application/wasm"}, // go-app's alias
+		"/web/data/nasa-1995-08-01.csv": {"web/data/nasa-1995-08-01.csv", "text/csv; charset=utf-8"},
 	}
 	for _, pg := range pages {
-		m[pg.wasm] = [2]string{strings.TrimPrefix(pg.wasm, "/") + ".gz", "application/wasm"}
+		m[pg.wasm] = [2]string{strings.TrimPrefix(pg.wasm, "/"), "application/wasm"}
 	}
 	return m
 }()
 
-// gzipWasm serves the pre-compressed wasm (made by `make build` with gzip -9)
-// and built-in trace with Content-Encoding: gzip to browsers that accept it;
-// everything else, and those files for other clients, goes to next.
-func gzipWasm(next http.Handler) http.Handler {
+// encodings are the compressed copies the server looks for, best first: a
+// browser that accepts brotli gets FILE.br, else one that accepts gzip gets
+// FILE.gz, else next serves FILE as it is.
+var encodings = []struct{ name, ext string }{{"br", ".br"}, {"gzip", ".gz"}}
+
+// precompressedFiles serves the wasm and the built-in trace from their
+// compressed copies (see precompressed) with the Content-Encoding the
+// browser accepts; everything else, and those files when no copy fits, goes
+// to next.
+func precompressedFiles(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Add("Vary", "Accept-Encoding")
 		pc, ok := precompressed[r.URL.Path]
-		if !ok || !acceptsGzip(r) {
+		if !ok {
 			next.ServeHTTP(w, r)
 			return
 		}
-		gzPath, ctype := pc[0], pc[1]
-		f, err := os.Open(gzPath)
-		if err != nil {
-			next.ServeHTTP(w, r)
+		for _, enc := range encodings {
+			if !accepts(r.Header.Get("Accept-Encoding"), enc.name) {
+				continue
+			}
+			f, err := os.Open(pc[0] + enc.ext)
+			if err != nil {
+				continue
+			}
+			defer f.Close()
+			fi, err := f.Stat()
+			if err != nil {
+				continue
+			}
+			w.Header().Set("Content-Type", pc[1])
+			w.Header().Set("Content-Encoding", enc.name)
+			w.Header().Set("Cache-Control", "no-cache")
+			// ServeContent would answer Range requests with ranges of the
+			// compressed bytes; serve the whole file.
+			w.Header().Set("Content-Length", strconv.FormatInt(fi.Size(), 10))
+			if r.Method != http.MethodHead {
+				_, _ = io.Copy(w, f)
+			}
 			return
 		}
-		defer f.Close()
-		fi, err := f.Stat()
-		if err != nil {
-			next.ServeHTTP(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", ctype)
-		w.Header().Set("Content-Encoding", "gzip")
-		w.Header().Set("Cache-Control", "no-cache")
-		// ServeContent would answer Range requests with ranges of the
-		// compressed bytes; serve the whole file.
-		w.Header().Set("Content-Length", fmt.Sprint(fi.Size()))
-		if r.Method == http.MethodHead {
-			return
-		}
-		_, _ = io.Copy(w, f)
+		next.ServeHTTP(w, r)
 	})
 }
 
-func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(enc), "gzip") && strings.ReplaceAll(strings.TrimSpace(q), " ", "") != "q=0" {
-			return true
+// accepts reports whether the Accept-Encoding header value accepts the
+// content coding enc (RFC 9110, section 12.5.3): enc listed with a q-value
+// above 0, or, when enc is not listed, "*" with a q-value above 0.
+func accepts(header, enc string) bool {
+	star := false
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(part, ";")
+		name = strings.TrimSpace(name)
+		q := 1.0
+		for _, p := range strings.Split(params, ";") {
+			k, v, ok := strings.Cut(p, "=")
+			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+				var err error
+				if q, err = strconv.ParseFloat(strings.TrimSpace(v), 64); err != nil {
+					q = 0 // a malformed weight accepts nothing
+				}
+			}
+		}
+		switch {
+		case strings.EqualFold(name, enc):
+			return q > 0
+		case name == "*":
+			star = q > 0
 		}
 	}
-	return false
+	return star
 }
 
 // findRoot returns the folder that holds web/app.wasm: dir when given, else

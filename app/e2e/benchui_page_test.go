@@ -7,6 +7,7 @@ package e2e
 // their bounds, fresh browsers with the instruments the measurements need.
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -26,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/andybalholm/brotli"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/heapprofiler"
 	cdppage "github.com/chromedp/cdproto/page"
@@ -102,8 +104,8 @@ func machine() string {
 	return fmt.Sprintf("%s; %s; %d cores%s", strings.TrimSpace(string(out)), cpu, runtime.NumCPU(), chromium)
 }
 
-// startHello builds testdata/hello (wasm with the playground's flags and a
-// gzip -9 copy, and its native server) into a temporary folder and serves it
+// startHello builds testdata/hello (wasm with the playground's flags, its
+// brotli and gzip -9 copies as `make build` makes them, and its native server) into a temporary folder and serves it
 // on a free loopback port until the test ends.
 func startHello(t *testing.T) (base, dir string) {
 	t.Helper()
@@ -123,8 +125,13 @@ func startHello(t *testing.T) (base, dir string) {
 	}
 	build([]string{"GOOS=js", "GOARCH=wasm"}, "-trimpath", "-ldflags=-s -w", "-o", wasm, "./testdata/hello")
 	build(nil, "-trimpath", "-o", filepath.Join(dir, "hello-server"), "./testdata/hello")
+	// The same compressed copies as `make build` makes of ours.
 	if out, err := exec.Command("gzip", "-9", "-k", "-f", wasm).CombinedOutput(); err != nil {
 		t.Fatalf("gzip -9 %s: %v\n%s", wasm, err, out)
+	}
+	build(nil, "-o", filepath.Join(dir, "precompress"), "../cmd/precompress")
+	if out, err := exec.Command(filepath.Join(dir, "precompress"), wasm).CombinedOutput(); err != nil {
+		t.Fatalf("precompress %s: %v\n%s", wasm, err, out)
 	}
 	// The same icon as the playground, so that neither page fetches
 	// anything from outside.
@@ -161,12 +168,13 @@ func startHello(t *testing.T) (base, dir string) {
 	}
 }
 
-// wireBytes fetches base+path (a wasm) as Chromium asks for it and returns
-// the bytes sent over the wire, the Content-Encoding and the decoded size.
-func wireBytes(t *testing.T, base, path string) (wire int64, encoding string, raw int64) {
+// wireBytes fetches base+path (a wasm) with the Accept-Encoding header
+// accept and returns the bytes sent over the wire, the Content-Encoding and
+// the decoded size.
+func wireBytes(t *testing.T, base, path, accept string) (wire int64, encoding string, raw int64) {
 	t.Helper()
 	req, _ := http.NewRequest("GET", base+path, nil)
-	req.Header.Set("Accept-Encoding", "gzip, deflate, br, zstd")
+	req.Header.Set("Accept-Encoding", accept)
 	resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
 	if err != nil {
 		t.Fatal(err)
@@ -177,13 +185,24 @@ func wireBytes(t *testing.T, base, path string) (wire int64, encoding string, ra
 		t.Fatalf("GET %s%s: status %d, %v", base, path, resp.StatusCode, err)
 	}
 	encoding = resp.Header.Get("Content-Encoding")
-	raw = int64(len(body))
-	if encoding == "gzip" {
-		zr, err := gzip.NewReader(strings.NewReader(string(body)))
+	var dec io.Reader
+	switch encoding {
+	case "gzip":
+		zr, err := gzip.NewReader(bytes.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
-		raw, _ = io.Copy(io.Discard, zr)
+		dec = zr
+	case "br":
+		dec = brotli.NewReader(bytes.NewReader(body))
+	case "":
+		dec = bytes.NewReader(body)
+	default:
+		t.Fatalf("GET %s%s: Content-Encoding %q", base, path, encoding)
+	}
+	raw, err = io.Copy(io.Discard, dec)
+	if err != nil {
+		t.Fatalf("GET %s%s: decoding %s: %v", base, path, encoding, err)
 	}
 	return int64(len(body)), encoding, raw
 }

@@ -39,7 +39,7 @@ func TestPlayground(t *testing.T) {
 	base := startServer(t)
 	p := openPage(t, chromium, base)
 
-	t.Run("WasmServedGzip", func(t *testing.T) { testWasmGzip(t, base) })
+	t.Run("WasmEncodings", func(t *testing.T) { testWasmEncodings(t, base) })
 	t.Run("TokenBucket", func(t *testing.T) { p.t = t; testTokenBucket(p) })
 	t.Run("BadInput", func(t *testing.T) { p.t = t; testBadInput(p) })
 	t.Run("SpaceAndBurst", func(t *testing.T) { p.t = t; testSpaceAndBurst(p) })
@@ -243,24 +243,25 @@ func testAutofire(p *page) {
 	p.waitText("#autofire", "Auto-fire: off")
 }
 
-// testWasmGzip: every page's wasm is served pre-compressed to browsers that
-// accept gzip, and plain to the others; app.js picks the page's own.
-func testWasmGzip(t *testing.T, base string) {
+// testWasmEncodings: every page's wasm is served pre-compressed, brotli to
+// browsers that accept it, else gzip, else plain; the page's head starts
+// compiling its own wasm, and app.js instantiates that module.
+func testWasmEncodings(t *testing.T, base string) {
 	for _, name := range []string{"app.wasm", "lab.wasm", "learn.wasm"} {
-		gz, err := os.Stat(filepath.Join(repoRoot, "web", name+".gz"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, err := os.Stat(filepath.Join(repoRoot, "web", name))
-		if err != nil {
-			t.Fatal(err)
+		size := func(suffix string) int64 {
+			fi, err := os.Stat(filepath.Join(repoRoot, "web", name+suffix))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return fi.Size()
 		}
 		for _, c := range []struct {
 			accept, encoding string
 			size             int64
 		}{
-			{"gzip, deflate, br", "gzip", gz.Size()},
-			{"identity", "", raw.Size()},
+			{"gzip, deflate, br, zstd", "br", size(".br")}, // Chromium
+			{"gzip, deflate", "gzip", size(".gz")},
+			{"identity", "", size("")},
 		} {
 			req, _ := http.NewRequest("GET", base+"/web/"+name, nil)
 			req.Header.Set("Accept-Encoding", c.accept)
@@ -279,17 +280,23 @@ func testWasmGzip(t *testing.T, base string) {
 			}
 		}
 	}
-	// app.js fetches the wasm of the page it runs on.
-	resp, err := http.Get(base + "/app.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	js, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	for _, want := range []string{`fetchWithProgress(ratelabPageWasm(),`, `if (p === "/lab") return "/web/lab.wasm";`, `if (p === "/learn") return "/web/learn.wasm";`, `return "/web/app.wasm";`} {
-		if !strings.Contains(string(js), want) {
-			t.Errorf("/app.js lacks %s", want)
+	get := func(path string) string {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
 		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return string(b)
+	}
+	page := get("/")
+	for _, want := range []string{`let url = "/web/app.wasm";`, `if (p === "/lab") url = "/web/lab.wasm";`, `if (p === "/learn") url = "/web/learn.wasm";`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page's head lacks %s", want)
+		}
+	}
+	if js := get("/app.js"); !strings.Contains(js, "await WebAssembly.instantiate(await ratelabWasm, go.importObject)") {
+		t.Error("app.js does not instantiate the module the head started")
 	}
 }
 
