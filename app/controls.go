@@ -55,12 +55,12 @@ func (c *controls) Render() app.UI {
 	tb := s.Kind() == limiter.KindTokenBucket
 	var params app.UI
 	if tb {
-		params = app.Div().Class("params").Body(
+		params = app.Elem("div").Class("params").Body(
 			c.param("Capacity (burst)", ParamBurst, float64(s.Burst()), func(v float64) error { return s.SetBurst(int(v)) }),
 			c.param("Refill rate", ParamRate, s.Rate(), s.SetRate),
 		)
 	} else {
-		params = app.Div().Class("params").Body(
+		params = app.Elem("div").Class("params").Body(
 			c.param("Limit", ParamLimit, float64(s.Limit()), func(v float64) error { return s.SetLimit(int(v)) }),
 			c.param("Window", ParamWindow, s.Window().Seconds(), func(v float64) error { return s.SetWindow(Seconds(v)) }),
 		)
@@ -73,41 +73,41 @@ func (c *controls) Render() app.UI {
 	if s.Autofire() {
 		auto = "Auto-fire: on"
 	}
-	return app.Section().Class("card controls").Aria("label", "Controls").Body(
-		app.H2().Text("Strategy"),
-		app.Div().ID("strategy").Class("segmented").Role("group").Aria("label", "Strategy").Body(
+	return app.Elem("section").Class("card controls").Aria("label", "Controls").Body(
+		app.Elem("h2").Text("Strategy"),
+		app.Elem("div").ID("strategy").Class("segmented").Role("group").Aria("label", "Strategy").Body(
 			c.strategyButton(limiter.KindTokenBucket),
 			c.strategyButton(limiter.KindSlidingWindowLog),
 		),
-		app.P().ID("explain").Class("explain").Text(explanation(s.Kind())),
+		app.Elem("p").ID("explain").Class("explain").Text(explanation(s.Kind())),
 
-		app.H2().Text("Parameters"),
+		app.Elem("h2").Text("Parameters"),
 		params,
 
-		app.H2().Text("Requests"),
-		app.Div().Class("row").Body(
-			app.Button().ID("send").Class("btn primary").Text("Send request").OnClick(c.onSend),
-			app.Span().Class("hint").Body(app.Kbd().Text("Space"), app.Text(" also sends")),
+		app.Elem("h2").Text("Requests"),
+		app.Elem("div").Class("row").Body(
+			app.Elem("button").ID("send").Class("btn primary").Text("Send request").OnClick(c.onSend),
+			app.Elem("span").Class("hint").Body(app.Elem("kbd").Text("Space"), app.Text(" also sends")),
 		),
-		app.Div().Class("row").Body(
-			app.Button().ID("burst").Class("btn").Text("Burst ×"+strconv.Itoa(c.burstN)).OnClick(c.onBurst),
-			app.Label().For(ParamBurstN.ID).Class("inline-label").Text("N ="),
-			app.Input().Type("number").ID(ParamBurstN.ID).Class("num").
-				Min(ParamBurstN.Min).Max(ParamBurstN.Max).Step(ParamBurstN.Step).
-				Value(c.burstN).OnChange(c.onBurstN),
+		app.Elem("div").Class("row").Body(
+			app.Elem("button").ID("burst").Class("btn").Text("Burst ×"+strconv.Itoa(c.burstN)).OnClick(c.onBurst),
+			app.Elem("label").Attr("for", ParamBurstN.ID).Class("inline-label").Text("N ="),
+			app.ElemSelfClosing("input").Attr("type", "number").ID(ParamBurstN.ID).Class("num").
+				Attr("min", ParamBurstN.Min).Attr("max", ParamBurstN.Max).Attr("step", ParamBurstN.Step).
+				Attr("value", c.burstN).OnChange(c.onBurstN),
 		),
 		c.errorLine(ParamBurstN.ID),
-		app.Div().Class("row").Body(
-			app.Button().ID("autofire").Class("btn toggle").Aria("pressed", s.Autofire()).Text(auto).OnClick(c.onAutofire),
+		app.Elem("div").Class("row").Body(
+			app.Elem("button").ID("autofire").Class("btn toggle").Aria("pressed", s.Autofire()).Text(auto).OnClick(c.onAutofire),
 		),
 		c.param("Auto-fire rate", ParamAutoRate, s.AutoRate(), func(v float64) error { s.SetAutoRate(v); return nil }),
 
-		app.H2().Text("Clock"),
-		app.Div().Class("row").Body(
-			app.Button().ID("pause").Class("btn").Aria("pressed", !s.Running()).Text(pause).OnClick(c.onPause),
-			app.Button().ID("step").Class("btn").Title("Move the clock forward by 100 ms").Text("+100 ms").OnClick(c.onStep(100)),
-			app.Button().ID("step-1s").Class("btn").Title("Move the clock forward by 1 s").Text("+1 s").OnClick(c.onStep(1000)),
-			app.Button().ID("reset").Class("btn danger").Title("A fresh limiter, totals to zero, clock to 0").Text("Reset").OnClick(c.onReset),
+		app.Elem("h2").Text("Clock"),
+		app.Elem("div").Class("row").Body(
+			app.Elem("button").ID("pause").Class("btn").Aria("pressed", !s.Running()).Text(pause).OnClick(c.onPause),
+			app.Elem("button").ID("step").Class("btn").Title("Move the clock forward by 100 ms").Text("+100 ms").OnClick(c.onStep(100)),
+			app.Elem("button").ID("step-1s").Class("btn").Title("Move the clock forward by 1 s").Text("+1 s").OnClick(c.onStep(1000)),
+			app.Elem("button").ID("reset").Class("btn danger").Title("A fresh limiter, totals to zero, clock to 0").Text("Reset").OnClick(c.onReset),
 		),
 	)
 }
@@ -118,12 +118,12 @@ func (c *controls) strategyButton(k limiter.Kind) app.UI {
 	if on {
 		cls = "seg on"
 	}
-	return app.Button().ID("strategy-"+string(k)).Class(cls).Aria("pressed", on).
+	return app.Elem("button").ID("strategy-"+string(k)).Class(cls).Aria("pressed", on).
 		Text(k.Name()).OnClick(func(ctx app.Context, e app.Event) {
 		c.Sim.SetKind(k)
 		clear(c.errs)
 		c.syncSliders(ctx)
-	}, k)
+	}, string(k)) // a string scope: go-app formats any other type with fmt's reflection, 24 KB of code to compile at start-up
 }
 
 func explanation(k limiter.Kind) string {
@@ -142,13 +142,13 @@ func (c *controls) param(label string, p Param, v float64, apply func(float64) e
 	if p.Log {
 		lo, hi, step = 0, LogSteps, 1
 	}
-	return app.Div().Class("param").Body(
-		app.Div().Class("param-head").Body(
-			app.Label().For(p.ID).Text(label),
-			app.Span().ID(p.ID+"-value").Class("param-value").Text(p.FormatValue(v)),
+	return app.Elem("div").Class("param").Body(
+		app.Elem("div").Class("param-head").Body(
+			app.Elem("label").Attr("for", p.ID).Text(label),
+			app.Elem("span").ID(p.ID+"-value").Class("param-value").Text(p.FormatValue(v)),
 		),
-		app.Div().Class("param-inputs").Body(
-			app.Input().Type("range").ID(p.ID).Min(lo).Max(hi).Step(step).Value(num(pos)).
+		app.Elem("div").Class("param-inputs").Body(
+			app.ElemSelfClosing("input").Attr("type", "range").ID(p.ID).Attr("min", lo).Attr("max", hi).Attr("step", step).Attr("value", num(pos)).
 				Aria("label", label).
 				OnInput(func(ctx app.Context, e app.Event) {
 					x, err := strconv.ParseFloat(fieldText(ctx.JSSrc()), 64)
@@ -157,8 +157,8 @@ func (c *controls) param(label string, p Param, v float64, apply func(float64) e
 					}
 					c.apply(ctx, p, p.FromSlider(x), apply)
 				}, p.ID),
-			app.Input().Type("number").ID(p.ID+"-num").Class("num").Min(p.Min).Max(p.Max).Step(p.Step).
-				Value(num(v)).Aria("label", label+" ("+p.Unit+")").
+			app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num").Attr("min", p.Min).Attr("max", p.Max).Attr("step", p.Step).
+				Attr("value", num(v)).Aria("label", label+" ("+p.Unit+")").
 				OnChange(func(ctx app.Context, e app.Event) {
 					x, err := p.Parse(fieldText(ctx.JSSrc()))
 					if err != nil {
@@ -167,7 +167,7 @@ func (c *controls) param(label string, p Param, v float64, apply func(float64) e
 					}
 					c.apply(ctx, p, x, apply)
 				}, p.ID),
-			app.Span().Class("unit").Text(p.Unit),
+			app.Elem("span").Class("unit").Text(p.Unit),
 		),
 		c.errorLine(p.ID),
 	)
@@ -184,7 +184,7 @@ func (c *controls) apply(ctx app.Context, p Param, v float64, apply func(float64
 
 func (c *controls) errorLine(id string) app.UI {
 	msg, ok := c.errs[id]
-	return app.If(ok, app.P().ID(id+"-error").Class("param-error").Role("alert").Text("⚠ "+msg))
+	return app.If(ok, app.Elem("p").ID(id+"-error").Class("param-error").Role("alert").Text("⚠ "+msg))
 }
 
 func (c *controls) onSend(ctx app.Context, e app.Event) { c.Sim.Send(1) }

@@ -64,16 +64,16 @@ func (v *view) figure(tb bool) app.UI {
 	if !tb {
 		title = "Sliding window log: the window slides with the clock; each allowed request is an entry that expires when it leaves the window (✓ allowed above the line, ✕ denied below)"
 	}
-	return app.Figure().Class("figure").Body(
+	return app.Elem("figure").Class("figure").Body(
 		svg("svg").ID("figure").Attr("viewBox", "0 0 "+f1(figW)+" "+f1(figH)).
 			Attr("role", "img").Attr("aria-label", title).Body(
 			append([]app.UI{defs()}, body...)...,
 		),
-		app.FigCaption().Class("legend").Body(
-			app.Span().Class("key ok").Text("✓ allowed"),
-			app.Span().Class("key no").Text("✕ denied"),
-			app.If(!tb, app.Span().Class("key old").Text("◌ expired from the log")),
-			app.If(tb, app.Span().Class("key tok").Text("● token leaving the bucket")),
+		app.Elem("figcaption").Class("legend").Body(
+			app.Elem("span").Class("key ok").Text("✓ allowed"),
+			app.Elem("span").Class("key no").Text("✕ denied"),
+			app.If(!tb, app.Elem("span").Class("key old").Text("◌ expired from the log")),
+			app.If(tb, app.Elem("span").Class("key tok").Text("● token leaving the bucket")),
 		),
 	)
 }

@@ -114,10 +114,10 @@ func (t *siteTools) Render() app.UI {
 	if t.dark {
 		themeText = "☀ Light theme"
 	}
-	return app.Div().Class("tools").Body(
-		app.Button().ID("theme-toggle").Class("btn icon").Aria("pressed", t.dark).
+	return app.Elem("div").Class("tools").Body(
+		app.Elem("button").ID("theme-toggle").Class("btn icon").Aria("pressed", t.dark).
 			Title("Switch between the light and dark themes (remembered on this device)").Text(themeText).OnClick(t.onTheme),
-		app.Button().ID("help-open").Class("btn icon").Aria("haspopup", "dialog").Title("Keyboard shortcuts (press ?)").
+		app.Elem("button").ID("help-open").Class("btn icon").Aria("haspopup", "dialog").Title("Keyboard shortcuts (press ?)").
 			Text("? Shortcuts").OnClick(func(ctx app.Context, e app.Event) { t.show(ctx) }),
 		app.If(t.open, t.overlay()),
 	)
@@ -135,22 +135,22 @@ var shortcuts = [][2]string{
 }
 
 func (t *siteTools) overlay() app.UI {
-	return app.Div().ID("help").Class("overlay").Body(
-		app.Div().Class("dialog card").Role("dialog").Aria("modal", true).Aria("labelledby", "help-title").Body(
-			app.Div().Class("insp-head").Body(
-				app.H2().ID("help-title").Text("Keyboard shortcuts"),
-				app.Button().ID("help-close").Class("btn icon").Text("✕ Close (Esc)").
+	return app.Elem("div").ID("help").Class("overlay").Body(
+		app.Elem("div").Class("dialog card").Role("dialog").Aria("modal", true).Aria("labelledby", "help-title").Body(
+			app.Elem("div").Class("insp-head").Body(
+				app.Elem("h2").ID("help-title").Text("Keyboard shortcuts"),
+				app.Elem("button").ID("help-close").Class("btn icon").Text("✕ Close (Esc)").
 					OnClick(func(ctx app.Context, e app.Event) { t.close(ctx) }),
 			),
-			app.Dl().ID("help-keys").Class("keys").Body(
+			app.Elem("dl").ID("help-keys").Class("keys").Body(
 				app.Range(shortcuts).Slice(func(i int) app.UI {
-					return app.Div().Class("key-row").Body(
-						app.Dt().Body(app.Kbd().Text(shortcuts[i][0])),
-						app.Dd().Text(shortcuts[i][1]),
+					return app.Elem("div").Class("key-row").Body(
+						app.Elem("dt").Body(app.Elem("kbd").Text(shortcuts[i][0])),
+						app.Elem("dd").Text(shortcuts[i][1]),
 					)
 				}),
 			),
-			app.P().Class("hint").Text("Decisions are told by shape and text as well as colour: ✓ (circle) allowed, ✕ (square) denied. A screen reader hears the latest decision, at most once a second."),
+			app.Elem("p").Class("hint").Text("Decisions are told by shape and text as well as colour: ✓ (circle) allowed, ✕ (square) denied. A screen reader hears the latest decision, at most once a second."),
 		),
 	)
 }
@@ -193,7 +193,7 @@ func (a *announcer) poll(ctx app.Context, now time.Time, _ time.Duration) {
 }
 
 func (a *announcer) Render() app.UI {
-	return app.Div().ID("announce").Class("sr-only").Role("status").Aria("live", "polite").Text(a.shown)
+	return app.Elem("div").ID("announce").Class("sr-only").Role("status").Aria("live", "polite").Text(a.shown)
 }
 
 // announce is the playground's latest decision for the live region.

@@ -41,14 +41,14 @@ func (in *inspector) Render() app.UI {
 	if heading == "" {
 		heading = "Why this decision"
 	}
-	return app.Section().ID("inspector").Class(cls).Aria("label", "Decision inspector").Body(
-		app.Div().Class("insp-head").Body(
-			app.H3().ID("insp-title").Text(heading),
-			app.If(in.OnClose != nil, app.Button().ID("insp-close").Class("btn icon").Text("✕ Close the inspector").
+	return app.Elem("section").ID("inspector").Class(cls).Aria("label", "Decision inspector").Body(
+		app.Elem("div").Class("insp-head").Body(
+			app.Elem("h3").ID("insp-title").Text(heading),
+			app.If(in.OnClose != nil, app.Elem("button").ID("insp-close").Class("btn icon").Text("✕ Close the inspector").
 				OnClick(func(ctx app.Context, ev app.Event) { in.OnClose(ctx) })),
 		),
-		app.P().ID("insp-what").Class("insp-what mono").Text(strings.SplitN(e.Text(), "\n", 2)[0]),
-		app.Ol().ID("insp-steps").Class("insp-steps").Body(
+		app.Elem("p").ID("insp-what").Class("insp-what mono").Text(strings.SplitN(e.Text(), "\n", 2)[0]),
+		app.Elem("ol").ID("insp-steps").Class("insp-steps").Body(
 			app.Range(e.Steps).Slice(func(i int) app.UI {
 				s := e.Steps[i]
 				// The text of each line is exactly Step.String().
@@ -56,16 +56,16 @@ func (in *inspector) Render() app.UI {
 				if s.Formula != "" {
 					value = "= " + value
 				}
-				return app.Li().Class("step").Body(
-					app.Span().Class("step-label").Text(s.Label+": "),
-					app.If(s.Formula != "", app.Span().Class("step-formula mono").Text(s.Formula+" ")),
-					app.Span().Class("step-value mono").Text(value),
+				return app.Elem("li").Class("step").Body(
+					app.Elem("span").Class("step-label").Text(s.Label+": "),
+					app.If(s.Formula != "", app.Elem("span").Class("step-formula mono").Text(s.Formula+" ")),
+					app.Elem("span").Class("step-value mono").Text(value),
 				)
 			}),
 		),
-		app.P().ID("insp-verdict").Class("insp-verdict").Text(verdict),
-		app.Div().Class("row").Body(
-			app.Button().ID("insp-source-toggle").Class("btn").Aria("expanded", in.showSource).Aria("controls", "insp-source").
+		app.Elem("p").ID("insp-verdict").Class("insp-verdict").Text(verdict),
+		app.Elem("div").Class("row").Body(
+			app.Elem("button").ID("insp-source-toggle").Class("btn").Aria("expanded", in.showSource).Aria("controls", "insp-source").
 				Text(sourceToggleText(in.showSource)).OnClick(in.onToggleSource),
 		),
 		when(in.showSource, in.sourceView),
@@ -118,20 +118,20 @@ func (in *inspector) load(ctx app.Context) {
 func (in *inspector) sourceView() app.UI {
 	src := in.Exp.Source
 	if in.loadErr != "" {
-		return app.P().ID("insp-source").Class("param-error").Role("alert").Text("⚠ " + in.loadErr)
+		return app.Elem("p").ID("insp-source").Class("param-error").Role("alert").Text("⚠ " + in.loadErr)
 	}
 	for _, n := range src.FileNames() {
 		if _, ok := shipped[n]; !ok {
-			return app.P().ID("insp-source").Class("hint").Text("Loading the source…")
+			return app.Elem("p").ID("insp-source").Class("hint").Text("Loading the source…")
 		}
 	}
 	hls, err := src.Highlights(func(name string) (string, error) { return shipped[name], nil }, in.Exp.Outcome)
 	if err != nil {
-		return app.P().ID("insp-source").Class("param-error").Role("alert").Text("⚠ " + err.Error())
+		return app.Elem("p").ID("insp-source").Class("param-error").Role("alert").Text("⚠ " + err.Error())
 	}
 	files := src.FileNames()
-	return app.Div().ID("insp-source").Class("insp-source").Body(
-		app.P().Class("hint").Text("The limiter package's own files, exactly as this server ships them; the highlighted lines decide this request ("+string(in.Exp.Outcome)+")."),
+	return app.Elem("div").ID("insp-source").Class("insp-source").Body(
+		app.Elem("p").Class("hint").Text("The limiter package's own files, exactly as this server ships them; the highlighted lines decide this request ("+string(in.Exp.Outcome)+")."),
 		app.Range(files).Slice(func(i int) app.UI {
 			return sourceFile(files[i], shipped[files[i]], hls)
 		}),
@@ -168,27 +168,27 @@ func sourceFile(name, content string, hls []explain.Highlight) app.UI {
 	for i, text := range lines {
 		n := i + 1
 		if l, ok := label[n]; ok {
-			rows = append(rows, app.Span().Class("src-note").Text("▶ "+l+"\n"))
+			rows = append(rows, app.Elem("span").Class("src-note").Text("▶ "+l+"\n"))
 		}
 		cls := "src-line"
 		if hl[n] {
 			cls = "src-line hl"
 		}
-		row := app.Span().Class(cls).DataSet("line", n).Body(
-			app.Span().Class("ln").Aria("hidden", true).Text(strconv.Itoa(n)),
-			app.Span().Class("code").Text(text+"\n"),
+		row := app.Elem("span").Class(cls).DataSet("line", n).Body(
+			app.Elem("span").Class("ln").Aria("hidden", true).Text(strconv.Itoa(n)),
+			app.Elem("span").Class("code").Text(text+"\n"),
 		)
 		if n == first {
 			row = row.ID("src-first-" + strings.TrimSuffix(name, ".go"))
 		}
 		rows = append(rows, row)
 	}
-	return app.Figure().Class("src-file").Body(
-		app.FigCaption().Class("src-name mono").Body(
-			app.A().Href(explain.ShippedDir+name).Target("_blank").Text("limiter/"+name),
-			app.Span().Class("hint").Text(" · "+strconv.Itoa(len(lines))+" lines, "+strconv.Itoa(len(hlsOf(name, hls)))+" highlighted stretches"),
+	return app.Elem("figure").Class("src-file").Body(
+		app.Elem("figcaption").Class("src-name mono").Body(
+			app.Elem("a").Attr("href", explain.ShippedDir+name).Attr("target", "_blank").Text("limiter/"+name),
+			app.Elem("span").Class("hint").Text(" · "+strconv.Itoa(len(lines))+" lines, "+strconv.Itoa(len(hlsOf(name, hls)))+" highlighted stretches"),
 		),
-		app.Pre().Class("src mono").DataSet("file", name).TabIndex(0).Aria("label", "Source of limiter/"+name).Body(rows...),
+		app.Elem("pre").Class("src mono").DataSet("file", name).TabIndex(0).Aria("label", "Source of limiter/"+name).Body(rows...),
 	)
 }
 

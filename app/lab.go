@@ -71,29 +71,29 @@ func (p *lab) OnDismount() {
 }
 
 func (p *lab) Render() app.UI {
-	return app.Div().Class("page lab-page").Body(
-		app.Header().Class("top").Body(
-			app.Img().Class("logo").Src("/web/icon.svg").Alt(""),
-			app.Div().Class("top-text").Body(
-				app.H1().Text("Comparison lab"),
-				app.P().Class("tagline").Text("Line up rate-limiting strategies, send them the identical stream of requests, and see every difference."),
+	return app.Elem("div").Class("page lab-page").Body(
+		app.Elem("header").Class("top").Body(
+			app.ElemSelfClosing("img").Class("logo").Attr("src", "/web/icon.svg").Attr("alt", ""),
+			app.Elem("div").Class("top-text").Body(
+				app.Elem("h1").Text("Comparison lab"),
+				app.Elem("p").Class("tagline").Text("Line up rate-limiting strategies, send them the identical stream of requests, and see every difference."),
 			),
 			navLinks("lab"),
 			&siteTools{},
 		),
 		app.If(len(p.m.linkErrs) > 0,
-			app.Div().ID("link-errors").Class("banner").Role("alert").Body(
-				app.Strong().Text("This link had problems; those parts use their defaults:"),
-				app.Ul().Body(app.Range(p.m.linkErrs).Slice(func(i int) app.UI {
-					return app.Li().Text(p.m.linkErrs[i])
+			app.Elem("div").ID("link-errors").Class("banner").Role("alert").Body(
+				app.Elem("strong").Text("This link had problems; those parts use their defaults:"),
+				app.Elem("ul").Body(app.Range(p.m.linkErrs).Slice(func(i int) app.UI {
+					return app.Elem("li").Text(p.m.linkErrs[i])
 				})),
 			),
 		),
-		app.Main().Class("lab-layout").Body(
+		app.Elem("main").Class("lab-layout").Body(
 			&labControls{M: p.m, Loads: p.m.loads},
 			&labLanes{M: p.m},
 		),
-		app.Footer().Class("foot").Body(
+		app.Elem("footer").Class("foot").Body(
 			app.Text("Every lane is a real strategy from the ratelab limiter package, compiled to WebAssembly, fed exactly the same requests on a simulated clock. Keyboard: Space sends a request."),
 		),
 	)
@@ -103,13 +103,13 @@ func (p *lab) Render() app.UI {
 func navLinks(current string) app.UI {
 	links := make([]app.UI, len(pages))
 	for i, pg := range pages {
-		a := app.A().ID("nav-" + pg.key).Class("nav-link").Href(pg.path).Text(pg.name)
+		a := app.Elem("a").ID("nav-"+pg.key).Class("nav-link").Attr("href", pg.path).Text(pg.name)
 		if pg.key == current {
 			a = a.Class("nav-link on").Aria("current", "page")
 		}
 		links[i] = a
 	}
-	return app.Nav().Class("nav").Aria("label", "Pages").Body(links...)
+	return app.Elem("nav").Class("nav").Aria("label", "Pages").Body(links...)
 }
 
 // loadNASA fetches the built-in trace from this server and replays it with

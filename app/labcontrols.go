@@ -27,23 +27,23 @@ type labControls struct {
 func (c *labControls) Render() app.UI {
 	m := c.M
 	s := m.lab.Setup()
-	return app.Aside().Class("lab-controls").Body(
-		app.Section().Class("card").Aria("label", "Lanes").Body(
-			app.H2().Text("Same budget"),
-			app.P().Class("explain").Text("Set every lane to the same nominal limit, so the differences come from the algorithm alone."),
-			app.Div().Class("row").Body(
-				app.Input().Type("number").ID("budget-limit").Class("num").Min(1).Max(10000).Step(1).Value(m.budgetL).Aria("label", "Budget: requests"),
-				app.Span().Class("inline-label").Text("requests per"),
-				app.Input().Type("number").ID("budget-window").Class("num").Min(0.001).Max(86400).Step(0.001).Value(num(m.budgetW.Seconds())).Aria("label", "Budget: window (s)"),
-				app.Span().Class("inline-label").Text("s"),
-				app.Button().ID("budget-apply").Class("btn primary").Text("Apply to all lanes").OnClick(c.onBudget),
+	return app.Elem("aside").Class("lab-controls").Body(
+		app.Elem("section").Class("card").Aria("label", "Lanes").Body(
+			app.Elem("h2").Text("Same budget"),
+			app.Elem("p").Class("explain").Text("Set every lane to the same nominal limit, so the differences come from the algorithm alone."),
+			app.Elem("div").Class("row").Body(
+				app.ElemSelfClosing("input").Attr("type", "number").ID("budget-limit").Class("num").Attr("min", 1).Attr("max", 10000).Attr("step", 1.0).Attr("value", m.budgetL).Aria("label", "Budget: requests"),
+				app.Elem("span").Class("inline-label").Text("requests per"),
+				app.ElemSelfClosing("input").Attr("type", "number").ID("budget-window").Class("num").Attr("min", 0.001).Attr("max", 86400).Attr("step", 0.001).Attr("value", num(m.budgetW.Seconds())).Aria("label", "Budget: window (s)"),
+				app.Elem("span").Class("inline-label").Text("s"),
+				app.Elem("button").ID("budget-apply").Class("btn primary").Text("Apply to all lanes").OnClick(c.onBudget),
 			),
 			errLine(m, "budget"),
-			app.H2().Text("Lanes"),
-			app.Div().Class("row").Body(
-				app.Select().ID("add-lane").Class("select").Aria("label", "Add a lane").Disabled(len(s.Lanes) >= sim.MaxLanes).
+			app.Elem("h2").Text("Lanes"),
+			app.Elem("div").Class("row").Body(
+				app.Elem("select").ID("add-lane").Class("select").Aria("label", "Add a lane").Attr("disabled", len(s.Lanes) >= sim.MaxLanes).
 					OnChange(c.onAddLane).Body(addLaneOptions()...),
-				app.Span().ID("lane-count").Class("hint").Text(strconv.Itoa(len(s.Lanes))+" of "+strconv.Itoa(sim.MaxLanes)+" lanes"),
+				app.Elem("span").ID("lane-count").Class("hint").Text(strconv.Itoa(len(s.Lanes))+" of "+strconv.Itoa(sim.MaxLanes)+" lanes"),
 			),
 			errLine(m, "lanes"),
 		),
@@ -55,19 +55,19 @@ func (c *labControls) Render() app.UI {
 }
 
 func addLaneOptions() []app.UI {
-	opts := []app.UI{app.Option().Value("").Selected(true).Text("+ Add a lane…")}
+	opts := []app.UI{app.Elem("option").Attr("value", "").Attr("selected", true).Text("+ Add a lane…")}
 	for _, k := range limiter.Kinds {
-		opts = append(opts, app.Option().Value(string(k)).Text(k.Name()+" (same budget)"))
+		opts = append(opts, app.Elem("option").Attr("value", string(k)).Text(k.Name()+" (same budget)"))
 	}
 	for _, p := range sim.Presets() {
-		opts = append(opts, app.Option().Value("preset:"+p.ID).Text("Preset: "+p.Name))
+		opts = append(opts, app.Elem("option").Attr("value", "preset:"+p.ID).Text("Preset: "+p.Name))
 	}
 	return opts
 }
 
 func errLine(m *labModel, id string) app.UI {
 	msg, ok := m.errs[id]
-	return app.If(ok, app.P().ID(id+"-error").Class("param-error").Role("alert").Text("⚠ "+msg))
+	return app.If(ok, app.Elem("p").ID(id+"-error").Class("param-error").Role("alert").Text("⚠ "+msg))
 }
 
 func (c *labControls) onBudget(ctx app.Context, e app.Event) {
@@ -101,17 +101,17 @@ func (c *labControls) traffic(s sim.Setup) app.UI {
 	fireAs := m.fireClient()
 	var asOpts []app.UI
 	for _, cl := range s.Clients {
-		asOpts = append(asOpts, app.Option().Value(cl.Name).Selected(cl.Name == fireAs).Text(cl.Name))
+		asOpts = append(asOpts, app.Elem("option").Attr("value", cl.Name).Attr("selected", cl.Name == fireAs).Text(cl.Name))
 	}
 	if len(s.Clients) == 0 {
-		asOpts = append(asOpts, app.Option().Value("you").Text("you"))
+		asOpts = append(asOpts, app.Elem("option").Attr("value", "you").Text("you"))
 	}
-	return app.Section().Class("card").Aria("label", "Traffic").Body(
-		app.H2().Text("Traffic"),
-		app.Div().Class("row").Body(
-			app.Button().ID("fire").Class("btn primary").Text("Send request").OnClick(func(ctx app.Context, e app.Event) { m.fire(1) }),
-			app.Button().ID("burst").Class("btn").Text("Burst ×"+strconv.Itoa(m.burstN)).OnClick(func(ctx app.Context, e app.Event) { m.fire(m.burstN) }),
-			app.Input().Type("number").ID("burst-n").Class("num small").Min(1).Max(sim.MaxBurst).Step(1).Value(m.burstN).Aria("label", "Burst size").
+	return app.Elem("section").Class("card").Aria("label", "Traffic").Body(
+		app.Elem("h2").Text("Traffic"),
+		app.Elem("div").Class("row").Body(
+			app.Elem("button").ID("fire").Class("btn primary").Text("Send request").OnClick(func(ctx app.Context, e app.Event) { m.fire(1) }),
+			app.Elem("button").ID("burst").Class("btn").Text("Burst ×"+strconv.Itoa(m.burstN)).OnClick(func(ctx app.Context, e app.Event) { m.fire(m.burstN) }),
+			app.ElemSelfClosing("input").Attr("type", "number").ID("burst-n").Class("num small").Attr("min", 1).Attr("max", sim.MaxBurst).Attr("step", 1.0).Attr("value", m.burstN).Aria("label", "Burst size").
 				OnChange(func(ctx app.Context, e app.Event) {
 					v, err := (Param{Name: "N", Unit: "requests", Min: 1, Max: sim.MaxBurst, Integer: true}).Parse(fieldText(ctx.JSSrc()))
 					if m.setErr("burst-n", err) {
@@ -119,27 +119,27 @@ func (c *labControls) traffic(s sim.Setup) app.UI {
 					}
 				}),
 		),
-		app.Div().Class("row").Body(
-			app.Label().For("fire-as").Class("inline-label").Text("as client"),
-			app.Select().ID("fire-as").Class("select").Body(asOpts...).OnChange(func(ctx app.Context, e app.Event) {
+		app.Elem("div").Class("row").Body(
+			app.Elem("label").Attr("for", "fire-as").Class("inline-label").Text("as client"),
+			app.Elem("select").ID("fire-as").Class("select").Body(asOpts...).OnChange(func(ctx app.Context, e app.Event) {
 				m.fireAs = fieldText(ctx.JSSrc())
 			}),
-			app.Span().Class("hint").Body(app.Kbd().Text("Space"), app.Text(" also sends")),
+			app.Elem("span").Class("hint").Body(app.Elem("kbd").Text("Space"), app.Text(" also sends")),
 		),
 		errLine(m, "burst-n"),
 		errLine(m, "fire"),
-		app.H3().Text("Presets"),
-		app.Div().Class("row").Body(
-			app.Button().ID("preset-edge").Class("btn").Title("One client, mallory: a burst of L just before every other window boundary and L more right at it").
+		app.Elem("h3").Text("Presets"),
+		app.Elem("div").Class("row").Body(
+			app.Elem("button").ID("preset-edge").Class("btn").Title("One client, mallory: a burst of L just before every other window boundary and L more right at it").
 				Text("Window-edge attack").OnClick(func(ctx app.Context, e app.Event) { m.setClients("clients", m.edgeAttack()) }),
-			app.Button().ID("preset-noisy").Class("btn").Title("Five clients on Poisson traffic; c1 sends 8× the others").
+			app.Elem("button").ID("preset-noisy").Class("btn").Title("Five clients on Poisson traffic; c1 sends 8× the others").
 				Text("Noisy neighbour").OnClick(func(ctx app.Context, e app.Event) {
 				m.setClients("clients", sim.NoisyNeighbour(5, float64(m.budgetL)/m.budgetW.Seconds()/4))
 			}),
 		),
-		app.Div().Class("row").Body(
-			app.Label().For("seed").Class("inline-label").Text("Seed"),
-			app.Input().Type("number").ID("seed").Class("num").Min(0).Step(1).Value(strconv.FormatUint(s.Seed, 10)).
+		app.Elem("div").Class("row").Body(
+			app.Elem("label").Attr("for", "seed").Class("inline-label").Text("Seed"),
+			app.ElemSelfClosing("input").Attr("type", "number").ID("seed").Class("num").Attr("min", 0).Attr("step", 1.0).Attr("value", strconv.FormatUint(s.Seed, 10)).
 				OnChange(func(ctx app.Context, e app.Event) {
 					v, err := strconv.ParseUint(strings.TrimSpace(fieldText(ctx.JSSrc())), 10, 64)
 					if err != nil {
@@ -150,16 +150,16 @@ func (c *labControls) traffic(s sim.Setup) app.UI {
 					m.setErr("seed", m.lab.SetTraffic(m.clients(), v))
 					m.changed()
 				}),
-			app.Span().Class("hint").Text("same setup + same seed ⇒ same decisions"),
+			app.Elem("span").Class("hint").Text("same setup + same seed ⇒ same decisions"),
 		),
 		errLine(m, "seed"),
-		app.H3().Text("Clients"),
-		app.Div().ID("clients").Class("clients").Body(
+		app.Elem("h3").Text("Clients"),
+		app.Elem("div").ID("clients").Class("clients").Body(
 			app.Range(s.Clients).Slice(func(j int) app.UI { return c.client(j, s.Clients) }),
 		),
 		errLine(m, "clients"),
-		app.Div().Class("row").Body(
-			app.Button().ID("add-client").Class("btn").Disabled(len(s.Clients) >= sim.MaxClients).Text("+ Add client").
+		app.Elem("div").Class("row").Body(
+			app.Elem("button").ID("add-client").Class("btn").Attr("disabled", len(s.Clients) >= sim.MaxClients).Text("+ Add client").
 				OnClick(func(ctx app.Context, e app.Event) {
 					cs := m.clients()
 					cs = append(cs, sim.Client{Name: newClientName(cs), Pattern: m.defaultPattern(sim.PatternPoisson), Weight: 1})
@@ -177,22 +177,22 @@ func (c *labControls) tiers() app.UI {
 	names := m.lab.TierNames()
 	var chips []app.UI
 	for _, name := range names {
-		chips = append(chips, app.Span().Class("chip").Body(
+		chips = append(chips, app.Elem("span").Class("chip").Body(
 			app.Text(name),
-			app.Button().ID("tier-remove-"+name).Class("btn icon small").Aria("label", "Remove tier "+name).Text("✕").
+			app.Elem("button").ID("tier-remove-"+name).Class("btn icon small").Aria("label", "Remove tier "+name).Text("✕").
 				OnClick(func(ctx app.Context, e app.Event) { m.setTier(name, 0) }, name),
 		))
 	}
-	return app.Div().ID("tiers").Class("tiers").Body(
-		app.H3().Text("Tiers"),
-		app.P().Class("hint").Text("A client whose tier is set gets that multiple of every lane's budget (rate and burst, capacity and leak rate, or window limit)."),
-		app.If(len(chips) > 0, app.Div().Class("row").Body(chips...)),
-		app.Div().Class("row").Body(
-			app.Label().For("tier-name").Class("inline-label").Text("tier"),
-			app.Input().Type("text").ID("tier-name").Class("text small").Placeholder("pro").Aria("label", "Tier name"),
-			app.Label().For("tier-factor").Class("inline-label").Text("×"),
-			app.Input().Type("number").ID("tier-factor").Class("num small").Min(0.01).Max(sim.MaxTierFactor).Step(0.5).Value(5).Aria("label", "Tier budget multiple"),
-			app.Button().ID("tier-apply").Class("btn").Text("Set tier").OnClick(c.onTier),
+	return app.Elem("div").ID("tiers").Class("tiers").Body(
+		app.Elem("h3").Text("Tiers"),
+		app.Elem("p").Class("hint").Text("A client whose tier is set gets that multiple of every lane's budget (rate and burst, capacity and leak rate, or window limit)."),
+		app.If(len(chips) > 0, app.Elem("div").Class("row").Body(chips...)),
+		app.Elem("div").Class("row").Body(
+			app.Elem("label").Attr("for", "tier-name").Class("inline-label").Text("tier"),
+			app.ElemSelfClosing("input").Attr("type", "text").ID("tier-name").Class("text small").Attr("placeholder", "pro").Aria("label", "Tier name"),
+			app.Elem("label").Attr("for", "tier-factor").Class("inline-label").Text("×"),
+			app.ElemSelfClosing("input").Attr("type", "number").ID("tier-factor").Class("num small").Attr("min", 0.01).Attr("max", sim.MaxTierFactor).Attr("step", 0.5).Attr("value", 5).Aria("label", "Tier budget multiple"),
+			app.Elem("button").ID("tier-apply").Class("btn").Text("Set tier").OnClick(c.onTier),
 		),
 		errLine(m, "tier"),
 	)
@@ -229,15 +229,15 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 	}
 	var pats []app.UI
 	for _, k := range sim.PatternKinds {
-		pats = append(pats, app.Option().Value(string(k)).Selected(k == cl.Pattern.Kind).Text(patternName(k)))
+		pats = append(pats, app.Elem("option").Attr("value", string(k)).Attr("selected", k == cl.Pattern.Kind).Text(patternName(k)))
 	}
 	params := patternParams(j, cl.Pattern.Kind)
 	fields := make([]app.UI, 0, len(params))
 	for _, pp := range params {
 		pp := pp
-		fields = append(fields, app.Label().Class("field").Body(
-			app.Span().Text(pp.Name),
-			app.Input().Type("number").ID(pp.ID).Class("num small").Min(pp.Min).Max(pp.Max).Attr("step", "any").Value(num(pp.get(cl.Pattern))).
+		fields = append(fields, app.Elem("label").Class("field").Body(
+			app.Elem("span").Text(pp.Name),
+			app.ElemSelfClosing("input").Attr("type", "number").ID(pp.ID).Class("num small").Attr("min", pp.Min).Attr("max", pp.Max).Attr("step", "any").Attr("value", num(pp.get(cl.Pattern))).
 				OnChange(edit(func(c *sim.Client) error {
 					v, err := pp.Parse(fieldText(app.Window().Get("document").Call("getElementById", pp.ID)))
 					if err != nil {
@@ -246,22 +246,22 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 					pp.set(&c.Pattern, v)
 					return nil
 				}), pp.ID),
-			app.Span().Class("unit").Text(pp.Unit),
+			app.Elem("span").Class("unit").Text(pp.Unit),
 		))
 	}
-	return app.Div().ID(id).Class("client").Body(
-		app.Div().Class("row tight").Body(
-			app.Input().Type("text").ID(id+"-name").Class("text").Value(cl.Name).Aria("label", "Client name").
+	return app.Elem("div").ID(id).Class("client").Body(
+		app.Elem("div").Class("row tight").Body(
+			app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-name").Class("text").Attr("value", cl.Name).Aria("label", "Client name").
 				OnChange(edit(func(c *sim.Client) error {
 					c.Name = strings.TrimSpace(fieldText(app.Window().Get("document").Call("getElementById", id+"-name")))
 					return nil
 				}), id),
-			app.Select().ID(id+"-pattern").Class("select").Aria("label", "Pattern").Body(pats...).
+			app.Elem("select").ID(id+"-pattern").Class("select").Aria("label", "Pattern").Body(pats...).
 				OnChange(edit(func(c *sim.Client) error {
 					c.Pattern = m.defaultPattern(sim.PatternKind(fieldText(app.Window().Get("document").Call("getElementById", id+"-pattern"))))
 					return nil
 				}), id),
-			app.Button().ID(id+"-remove").Class("btn icon").Title("Remove "+cl.Name).Aria("label", "Remove "+cl.Name).Text("✕").
+			app.Elem("button").ID(id+"-remove").Class("btn icon").Title("Remove "+cl.Name).Aria("label", "Remove "+cl.Name).Text("✕").
 				OnClick(func(ctx app.Context, e app.Event) {
 					cs := m.clients()
 					if j < len(cs) {
@@ -269,21 +269,21 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 					}
 				}, id),
 		),
-		app.Div().Class("row tight").Body(fields...),
-		app.Div().Class("row tight").Body(
-			app.Label().Class("field").Body(
-				app.Span().Text("weight"),
-				app.Input().Type("number").ID(id+"-weight").Class("num small").Min(0).Attr("step", "any").Value(num(cl.Weight)).
+		app.Elem("div").Class("row tight").Body(fields...),
+		app.Elem("div").Class("row tight").Body(
+			app.Elem("label").Class("field").Body(
+				app.Elem("span").Text("weight"),
+				app.ElemSelfClosing("input").Attr("type", "number").ID(id+"-weight").Class("num small").Attr("min", 0).Attr("step", "any").Attr("value", num(cl.Weight)).
 					OnChange(edit(func(c *sim.Client) error {
 						v, err := (Param{Name: "weight", Unit: "×", Min: 0.001, Max: sim.MaxRate}).Parse(fieldText(app.Window().Get("document").Call("getElementById", id+"-weight")))
 						c.Weight = v
 						return err
 					}), id),
-				app.Span().Class("unit").Text("×"),
+				app.Elem("span").Class("unit").Text("×"),
 			),
-			app.Label().Class("field").Body(
-				app.Span().Text("tier"),
-				app.Input().Type("text").ID(id+"-tier").Class("text small").Value(cl.Tier).Placeholder("(lane default)").
+			app.Elem("label").Class("field").Body(
+				app.Elem("span").Text("tier"),
+				app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-tier").Class("text small").Attr("value", cl.Tier).Attr("placeholder", "(lane default)").
 					OnChange(edit(func(c *sim.Client) error {
 						c.Tier = strings.TrimSpace(fieldText(app.Window().Get("document").Call("getElementById", id+"-tier")))
 						return nil
@@ -316,11 +316,11 @@ func patternName(k sim.PatternKind) string {
 func (c *labControls) realTraffic() app.UI {
 	m := c.M
 	has := m.lab.Trace() != nil
-	return app.Section().Class("card").Aria("label", "Real traffic").Body(
-		app.H2().Text("Real traffic"),
-		app.Div().Class("row").Body(
-			app.Button().ID("load-nasa").Class("btn").Text("Replay "+nasaLabel).OnClick(func(ctx app.Context, e app.Event) { loadNASA(ctx, m) }),
-			app.Button().ID("run-trace").Class("btn primary").Disabled(!has).Title("Decide every request of the trace as fast as possible; draw only the end").
+	return app.Elem("section").Class("card").Aria("label", "Real traffic").Body(
+		app.Elem("h2").Text("Real traffic"),
+		app.Elem("div").Class("row").Body(
+			app.Elem("button").ID("load-nasa").Class("btn").Text("Replay "+nasaLabel).OnClick(func(ctx app.Context, e app.Event) { loadNASA(ctx, m) }),
+			app.Elem("button").ID("run-trace").Class("btn primary").Attr("disabled", !has).Title("Decide every request of the trace as fast as possible; draw only the end").
 				Text("Run to end (full speed)").OnClick(func(ctx app.Context, e app.Event) {
 				m.live()
 				m.lab.Clock().Pause()
@@ -328,9 +328,9 @@ func (c *labControls) realTraffic() app.UI {
 				m.changed()
 			}),
 		),
-		app.Div().Class("row").Body(
-			app.Label().For("trace-file").Class("inline-label").Text("Load your own:"),
-			app.Input().Type("file").ID("trace-file").Accept(".csv,.log,.txt,text/csv,text/plain").
+		app.Elem("div").Class("row").Body(
+			app.Elem("label").Attr("for", "trace-file").Class("inline-label").Text("Load your own:"),
+			app.ElemSelfClosing("input").Attr("type", "file").ID("trace-file").Attr("accept", ".csv,.log,.txt,text/csv,text/plain").
 				OnChange(func(ctx app.Context, e app.Event) {
 					readFile(ctx.JSSrc(), func(name, text string) {
 						ctx.Dispatch(func(ctx app.Context) {
@@ -347,12 +347,12 @@ func (c *labControls) realTraffic() app.UI {
 					})
 				}),
 		),
-		app.P().Class("hint").Text("CSV t_ms,client[,n] (header optional) or an access log in Common / Combined Log Format."),
+		app.Elem("p").Class("hint").Text("CSV t_ms,client[,n] (header optional) or an access log in Common / Combined Log Format."),
 		errLine(m, "trace"),
 		app.If(m.traceLabel != "",
-			app.P().ID("trace-status").Class("trace-status").Body(
-				app.Strong().Text("Replaying: "), app.Text(m.traceLabel),
-				app.If(has, app.Button().ID("clear-trace").Class("btn link").Text("remove").OnClick(func(ctx app.Context, e app.Event) {
+			app.Elem("p").ID("trace-status").Class("trace-status").Body(
+				app.Elem("strong").Text("Replaying: "), app.Text(m.traceLabel),
+				app.If(has, app.Elem("button").ID("clear-trace").Class("btn link").Text("remove").OnClick(func(ctx app.Context, e app.Event) {
 					m.live()
 					m.setErr("trace", m.lab.SetTrace("", nil))
 					m.traceLabel, m.traceInfo = "", ""
@@ -360,7 +360,7 @@ func (c *labControls) realTraffic() app.UI {
 				})),
 			),
 		),
-		app.If(m.traceInfo != "", app.P().ID("trace-source").Class("source").Text(m.traceInfo)),
+		app.If(m.traceInfo != "", app.Elem("p").ID("trace-source").Class("source").Text(m.traceInfo)),
 	)
 }
 
@@ -371,21 +371,21 @@ func (c *labControls) share() app.UI {
 	if c.copied {
 		copied = "Copied ✓"
 	}
-	return app.Section().Class("card").Aria("label", "Share").Body(
-		app.H2().Text("Share and export"),
-		app.Input().Type("text").ID("share-link").Class("text share").ReadOnly(true).Value(shareLink(m)).Aria("label", "Link to this setup").
+	return app.Elem("section").Class("card").Aria("label", "Share").Body(
+		app.Elem("h2").Text("Share and export"),
+		app.ElemSelfClosing("input").Attr("type", "text").ID("share-link").Class("text share").Attr("readonly", true).Attr("value", shareLink(m)).Aria("label", "Link to this setup").
 			OnFocus(func(ctx app.Context, e app.Event) { ctx.JSSrc().Call("select") }),
-		app.Div().Class("row").Body(
-			app.Button().ID("copy-link").Class("btn").Text(copied).OnClick(func(ctx app.Context, e app.Event) {
+		app.Elem("div").Class("row").Body(
+			app.Elem("button").ID("copy-link").Class("btn").Text(copied).OnClick(func(ctx app.Context, e app.Event) {
 				c.copied = copyText(shareLink(m))
 			}),
-			app.Button().ID("export-csv").Class("btn").Text("Export CSV").OnClick(func(ctx app.Context, e app.Event) {
+			app.Elem("button").ID("export-csv").Class("btn").Text("Export CSV").OnClick(func(ctx app.Context, e app.Event) {
 				var b bytes.Buffer
 				m.setErr("export", m.shown().ExportCSV(&b))
 				c.exportURL = download("ratelab-results.csv", "text/csv", b.String())
 			}),
-			app.A().ID("quiz-this").Class("btn").Href(quizLinkFor(m)).Title("A predict-then-reveal quiz on these lanes and this traffic").Text("Quiz me on this setup"),
-			app.If(c.exportURL != "", app.A().ID("export-link").Href(c.exportURL).Attr("download", "ratelab-results.csv").Text("ratelab-results.csv")),
+			app.Elem("a").ID("quiz-this").Class("btn").Attr("href", quizLinkFor(m)).Title("A predict-then-reveal quiz on these lanes and this traffic").Text("Quiz me on this setup"),
+			app.If(c.exportURL != "", app.Elem("a").ID("export-link").Attr("href", c.exportURL).Attr("download", "ratelab-results.csv").Text("ratelab-results.csv")),
 		),
 		errLine(m, "export"),
 	)
@@ -412,16 +412,16 @@ func shareLink(m *labModel) string {
 // presets lists the real providers' limits with their sources.
 func (c *labControls) presets() app.UI {
 	ps := sim.Presets()
-	return app.Section().Class("card").Aria("label", "Presets").Body(
-		app.H2().Text("Presets: real limits"),
-		app.P().Class("explain").Text("Add one as a lane from “+ Add a lane…”. Each cites its public source and says where it simplifies."),
-		app.Ul().ID("presets").Class("presets").Body(app.Range(ps).Slice(func(i int) app.UI {
+	return app.Elem("section").Class("card").Aria("label", "Presets").Body(
+		app.Elem("h2").Text("Presets: real limits"),
+		app.Elem("p").Class("explain").Text("Add one as a lane from “+ Add a lane…”. Each cites its public source and says where it simplifies."),
+		app.Elem("ul").ID("presets").Class("presets").Body(app.Range(ps).Slice(func(i int) app.UI {
 			p := ps[i]
-			return app.Li().ID("preset-"+p.ID).Body(
-				app.Strong().Text(p.Name),
-				app.Div().Class("mono small").Text(p.Config.String()),
-				app.Div().Class("small").Body(app.Text("Source: "), app.A().Href(p.Source).Target("_blank").Rel("noopener").Text(p.Source)),
-				app.Details().Body(app.Summary().Text("Where it simplifies"), app.P().Class("small").Text(p.Note)),
+			return app.Elem("li").ID("preset-"+p.ID).Body(
+				app.Elem("strong").Text(p.Name),
+				app.Elem("div").Class("mono small").Text(p.Config.String()),
+				app.Elem("div").Class("small").Body(app.Text("Source: "), app.Elem("a").Attr("href", p.Source).Attr("target", "_blank").Attr("rel", "noopener").Text(p.Source)),
+				app.Elem("details").Body(app.Elem("summary").Text("Where it simplifies"), app.Elem("p").Class("small").Text(p.Note)),
 			)
 		})),
 	)

@@ -134,16 +134,16 @@ func (v *labLanes) Render() app.UI {
 	for i, ln := range lanes {
 		laneUIs[i] = v.lane(i, ln, l, a, rmax, s, len(lanes))
 	}
-	return app.Div().Class("lab-main").Body(
+	return app.Elem("div").Class("lab-main").Body(
 		v.timebar(l),
-		app.Section().Class("card lanes").Aria("label", "Lanes").Body(
+		app.Elem("section").Class("card lanes").Aria("label", "Lanes").Body(
 			v.legend(l, rmax),
-			app.Div().Class("lane axis-row").Body(
-				app.Div().Class("lane-side axis-side").Text("time (simulated) →"),
+			app.Elem("div").Class("lane axis-row").Body(
+				app.Elem("div").Class("lane-side axis-side").Text("time (simulated) →"),
 				v.axisSVG(a),
 			),
-			app.Div().ID("lanes").Body(laneUIs...),
-			app.If(len(lanes) == 0, app.P().Class("hint").Text("No lanes: add one from “+ Add a lane…”.")),
+			app.Elem("div").ID("lanes").Body(laneUIs...),
+			app.If(len(lanes) == 0, app.Elem("p").Class("hint").Text("No lanes: add one from “+ Add a lane…”.")),
 		),
 		when(m.insp != nil, v.inspectorUI),
 		&labTotals{Snap: v.totals},
@@ -166,13 +166,13 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 	speed := m.lab.Clock().Speed()
 	var speeds []app.UI
 	for _, x := range []float64{0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100} {
-		speeds = append(speeds, app.Option().Value(num(x)).Selected(x == speed).Text(num(x)+"×"))
+		speeds = append(speeds, app.Elem("option").Attr("value", num(x)).Attr("selected", x == speed).Text(num(x)+"×"))
 	}
-	return app.Section().Class("card timebar").Aria("label", "Clock").Body(
-		app.Div().Class("row").Body(
-			app.Span().ID("lab-clock").Class("mono clock").Text("t = "+FormatClock(l.Now())),
-			app.Span().ID("lab-clock-state").Class(cls).Text(state),
-			app.Button().ID("lab-pause").Class("btn").Aria("pressed", paused).Text(pause).OnClick(func(ctx app.Context, e app.Event) {
+	return app.Elem("section").Class("card timebar").Aria("label", "Clock").Body(
+		app.Elem("div").Class("row").Body(
+			app.Elem("span").ID("lab-clock").Class("mono clock").Text("t = "+FormatClock(l.Now())),
+			app.Elem("span").ID("lab-clock-state").Class(cls).Text(state),
+			app.Elem("button").ID("lab-pause").Class("btn").Aria("pressed", paused).Text(pause).OnClick(func(ctx app.Context, e app.Event) {
 				// Read the state now: go-app keeps the first handler it mounted,
 				// so a value captured at render time would be stale.
 				if m.lab.Clock().Paused() || m.scrub != nil {
@@ -184,31 +184,31 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 				v.loop.resync()
 				m.changed()
 			}),
-			app.Button().ID("step-request").Class("btn").Title("Pause and decide the next request alone").Text("Step 1 request").OnClick(func(ctx app.Context, e app.Event) {
+			app.Elem("button").ID("step-request").Class("btn").Title("Pause and decide the next request alone").Text("Step 1 request").OnClick(func(ctx app.Context, e app.Event) {
 				m.resumeFromScrub()
 				m.lab.Clock().Pause()
 				_, _, err := m.lab.StepRequest()
 				m.setErr("clock", err)
 				m.changed()
 			}),
-			app.Button().ID("step-100ms").Class("btn").Title("Move the clock forward by 100 ms").Text("+100 ms").OnClick(v.step(100*time.Millisecond)),
-			app.Button().ID("step-1s").Class("btn").Title("Move the clock forward by 1 s").Text("+1 s").OnClick(v.step(time.Second)),
-			app.Label().For("speed").Class("inline-label").Text("speed"),
-			app.Select().ID("speed").Class("select").Body(speeds...).OnChange(func(ctx app.Context, e app.Event) {
+			app.Elem("button").ID("step-100ms").Class("btn").Title("Move the clock forward by 100 ms").Text("+100 ms").OnClick(v.step(100*time.Millisecond)),
+			app.Elem("button").ID("step-1s").Class("btn").Title("Move the clock forward by 1 s").Text("+1 s").OnClick(v.step(time.Second)),
+			app.Elem("label").Attr("for", "speed").Class("inline-label").Text("speed"),
+			app.Elem("select").ID("speed").Class("select").Body(speeds...).OnChange(func(ctx app.Context, e app.Event) {
 				x, _ := strconv.ParseFloat(fieldText(ctx.JSSrc()), 64)
 				m.setErr("clock", m.lab.Clock().SetSpeed(x))
 				m.changed()
 			}),
-			app.Button().ID("lab-reset").Class("btn danger").Title("Start the run over at 0: same setup, same seed, same decisions").Text("Reset").OnClick(func(ctx app.Context, e app.Event) {
+			app.Elem("button").ID("lab-reset").Class("btn danger").Title("Start the run over at 0: same setup, same seed, same decisions").Text("Reset").OnClick(func(ctx app.Context, e app.Event) {
 				m.live()
 				m.clearSel()
 				m.setErr("clock", m.lab.Reset())
 				m.changed()
 			}),
 		),
-		app.Div().Class("row scrub-row").Body(
-			app.Label().For("scrub").Class("inline-label").Text("timeline"),
-			app.Input().Type("range").ID("scrub").Min(0).Max(int64(nowMs)).Step(1).Value(int64(atMs)).
+		app.Elem("div").Class("row scrub-row").Body(
+			app.Elem("label").Attr("for", "scrub").Class("inline-label").Text("timeline"),
+			app.ElemSelfClosing("input").Attr("type", "range").ID("scrub").Attr("min", 0).Attr("max", int64(nowMs)).Attr("step", 1.0).Attr("value", int64(atMs)).
 				Aria("label", "Timeline: show every lane as it was at this instant").
 				OnInput(func(ctx app.Context, e app.Event) {
 					x, err := strconv.ParseFloat(fieldText(ctx.JSSrc()), 64)
@@ -217,10 +217,10 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 					}
 				}),
 			app.If(m.scrub != nil,
-				app.Span().ID("scrub-label").Class("hint").Text("showing t = "+FormatClock(l.Now())+" of "+FormatClock(m.lab.Now())+" (replayed; Resume continues from here)"),
-				app.Button().ID("scrub-live").Class("btn link").Text("back to live").OnClick(func(ctx app.Context, e app.Event) { m.live() }),
+				app.Elem("span").ID("scrub-label").Class("hint").Text("showing t = "+FormatClock(l.Now())+" of "+FormatClock(m.lab.Now())+" (replayed; Resume continues from here)"),
+				app.Elem("button").ID("scrub-live").Class("btn link").Text("back to live").OnClick(func(ctx app.Context, e app.Event) { m.live() }),
 			).Else(
-				app.Span().ID("scrub-label").Class("hint").Text("drag back to see every lane as it was"),
+				app.Elem("span").ID("scrub-label").Class("hint").Text("drag back to see every lane as it was"),
 			),
 		),
 		errLine(m, "clock"),
@@ -250,22 +250,22 @@ func (v *labLanes) legend(l *sim.Lab, rmax float64) app.UI {
 			break
 		}
 		seen = seen || n == focus
-		opts = append(opts, app.Option().Value(n).Selected(n == focus).Text(n))
+		opts = append(opts, app.Elem("option").Attr("value", n).Attr("selected", n == focus).Text(n))
 	}
 	if !seen && focus != "" {
-		opts = append(opts, app.Option().Value(focus).Selected(true).Text(focus))
+		opts = append(opts, app.Elem("option").Attr("value", focus).Attr("selected", true).Text(focus))
 	}
-	return app.Div().Class("legend lab-legend").Body(
-		app.Span().Class("key ok").Text("✓ allowed"),
-		app.Span().Class("key no").Text("✕ denied"),
-		app.Span().Class("key worst").Text("▮ worst-case stretch"),
-		app.Span().Class("key offered").Text("— offered rate"),
-		app.Span().Class("key admitted").Text("— admitted rate"),
-		app.Span().Class("key tok").Text("— state (tokens, level, count)"),
-		app.Span().ID("rate-scale").Text("rate scale 0–"+num(rmax)+"/s"),
-		app.Label().Class("inline-label").Body(
+	return app.Elem("div").Class("legend lab-legend").Body(
+		app.Elem("span").Class("key ok").Text("✓ allowed"),
+		app.Elem("span").Class("key no").Text("✕ denied"),
+		app.Elem("span").Class("key worst").Text("▮ worst-case stretch"),
+		app.Elem("span").Class("key offered").Text("— offered rate"),
+		app.Elem("span").Class("key admitted").Text("— admitted rate"),
+		app.Elem("span").Class("key tok").Text("— state (tokens, level, count)"),
+		app.Elem("span").ID("rate-scale").Text("rate scale 0–"+num(rmax)+"/s"),
+		app.Elem("label").Class("inline-label").Body(
 			app.Text("state of client "),
-			app.Select().ID("focus").Class("select").Body(opts...).OnChange(func(ctx app.Context, e app.Event) {
+			app.Elem("select").ID("focus").Class("select").Body(opts...).OnChange(func(ctx app.Context, e app.Event) {
 				m.setErr("clock", m.shown().SetFocus(fieldText(ctx.JSSrc())))
 				m.changed()
 			}),
@@ -320,20 +320,20 @@ func (v *labLanes) lane(i int, ln *sim.Lane, l *sim.Lab, a axis, rmax float64, s
 	wc := ln.Worst()
 	st := ln.State(l.Now(), l.Focus())
 	stateText, gauge := stateLine(st, l.Now())
-	return app.Div().ID(id).Class("lane").Body(
-		app.Div().Class("lane-side").Body(
+	return app.Elem("div").ID(id).Class("lane").Body(
+		app.Elem("div").Class("lane-side").Body(
 			&laneEditor{M: v.M, I: i, N: n, Spec: spec, Err: laneErrs(v.M, i)},
-			app.Div().Class("lane-counts").Body(
-				app.Span().Class("ok").Body(app.Text("✓ "), app.Span().ID(id+"-allowed").Text(strconv.FormatInt(tot.Allowed, 10)), app.Text(" allowed")),
-				app.Span().Class("no").Body(app.Text("✕ "), app.Span().ID(id+"-denied").Text(strconv.FormatInt(tot.Denied, 10)), app.Text(" denied")),
+			app.Elem("div").Class("lane-counts").Body(
+				app.Elem("span").Class("ok").Body(app.Text("✓ "), app.Elem("span").ID(id+"-allowed").Text(strconv.FormatInt(tot.Allowed, 10)), app.Text(" allowed")),
+				app.Elem("span").Class("no").Body(app.Text("✕ "), app.Elem("span").ID(id+"-denied").Text(strconv.FormatInt(tot.Denied, 10)), app.Text(" denied")),
 			),
-			app.Div().Class("lane-worst").Body(
-				app.Span().Class("stat-label").Text("Worst case "),
-				app.Span().ID(id+"-worst").Text(formatWorst(spec.Config.Kind, wc)),
+			app.Elem("div").Class("lane-worst").Body(
+				app.Elem("span").Class("stat-label").Text("Worst case "),
+				app.Elem("span").ID(id+"-worst").Text(formatWorst(spec.Config.Kind, wc)),
 			),
-			app.Div().Class("lane-state").Body(
-				app.Span().ID(id+"-state").Text(stateText),
-				app.Div().Class("gauge").Body(app.Div().Class("gauge-fill").Style("width", f1(gauge*100)+"%")),
+			app.Elem("div").Class("lane-state").Body(
+				app.Elem("span").ID(id+"-state").Text(stateText),
+				app.Elem("div").Class("gauge").Body(app.Elem("div").Class("gauge-fill").Style("width", f1(gauge*100)+"%")),
 			),
 			v.selLine(id, i, ln),
 		),
@@ -594,22 +594,22 @@ func (e *laneEditor) Render() app.UI {
 	e.sliders = e.sliders[:0]
 	var kinds []app.UI
 	for _, k := range limiter.Kinds {
-		kinds = append(kinds, app.Option().Value(string(k)).Selected(k == c.Kind).Text(k.Name()))
+		kinds = append(kinds, app.Elem("option").Attr("value", string(k)).Attr("selected", k == c.Kind).Text(k.Name()))
 	}
 	btn := func(act, label, title string, disabled bool) app.UI {
-		return app.Button().ID(id+"-"+act).Class("btn icon").Title(title).Aria("label", title).Disabled(disabled).Text(label).
+		return app.Elem("button").ID(id+"-"+act).Class("btn icon").Title(title).Aria("label", title).Attr("disabled", disabled).Text(label).
 			OnClick(func(ctx app.Context, ev app.Event) { m.laneAction(i, act) }, id, act)
 	}
 	ps := laneParams(i, c.Kind)
 	preset, isPreset := presetOf(c)
 	var tiers []app.UI
 	for _, name := range slices.Sorted(maps.Keys(e.Spec.Tiers)) { // a stable order: no churn per frame
-		tiers = append(tiers, app.Div().ID(id+"-tier-"+name).Class("small mono").Text("tier "+name+": "+e.Spec.Tiers[name].String()))
+		tiers = append(tiers, app.Elem("div").ID(id+"-tier-"+name).Class("small mono").Text("tier "+name+": "+e.Spec.Tiers[name].String()))
 	}
-	return app.Div().Class("lane-editor").Body(
-		app.Div().Class("row tight").Body(
-			app.Span().Class("lane-num").Text("#"+strconv.Itoa(i+1)),
-			app.Select().ID(id+"-kind").Class("select kind").Aria("label", "Strategy of lane "+strconv.Itoa(i+1)).Body(kinds...).
+	return app.Elem("div").Class("lane-editor").Body(
+		app.Elem("div").Class("row tight").Body(
+			app.Elem("span").Class("lane-num").Text("#"+strconv.Itoa(i+1)),
+			app.Elem("select").ID(id+"-kind").Class("select kind").Aria("label", "Strategy of lane "+strconv.Itoa(i+1)).Body(kinds...).
 				OnChange(func(ctx app.Context, ev app.Event) {
 					m.setLaneKind(i, limiter.Kind(fieldText(ctx.JSSrc())))
 				}, id),
@@ -618,16 +618,16 @@ func (e *laneEditor) Render() app.UI {
 			btn("dup", "Dup", "Dup: duplicate lane", e.N >= sim.MaxLanes),
 			btn("remove", "✕", "Remove lane", false),
 		),
-		app.Div().ID(id+"-config").Class("lane-config mono small").Text(c.String()),
+		app.Elem("div").ID(id+"-config").Class("lane-config mono small").Text(c.String()),
 		e.param(ps[0], c),
 		e.param(ps[1], c),
 		errLine(m, id+"-kind"),
-		app.If(len(tiers) > 0, app.Div().Body(tiers...)),
+		app.If(len(tiers) > 0, app.Elem("div").Body(tiers...)),
 		app.If(isPreset,
-			app.Details().ID(id+"-preset").Class("preset-note").Body(
-				app.Summary().Text("Preset: "+preset.Name),
-				app.P().Class("small").Body(app.Text("Source: "), app.A().Href(preset.Source).Target("_blank").Rel("noopener").Text(preset.Source)),
-				app.P().Class("small").Text(preset.Note),
+			app.Elem("details").ID(id+"-preset").Class("preset-note").Body(
+				app.Elem("summary").Text("Preset: "+preset.Name),
+				app.Elem("p").Class("small").Body(app.Text("Source: "), app.Elem("a").Attr("href", preset.Source).Attr("target", "_blank").Attr("rel", "noopener").Text(preset.Source)),
+				app.Elem("p").Class("small").Text(preset.Note),
 			),
 		),
 	)
@@ -645,17 +645,17 @@ func (e *laneEditor) param(lp laneParam, c limiter.Config) app.UI {
 	if p.ID[len(p.ID)-1] == '2' {
 		which = 1
 	}
-	return app.Div().Class("lane-param").Body(
-		app.Div().Class("param-inputs").Body(
-			app.Label().For(p.ID+"-num").Class("pname").Text(p.Name),
-			app.Input().Type("range").ID(p.ID).Min(0).Max(LogSteps).Step(1).Value(num(pos)).Aria("label", p.Name).
+	return app.Elem("div").Class("lane-param").Body(
+		app.Elem("div").Class("param-inputs").Body(
+			app.Elem("label").Attr("for", p.ID+"-num").Class("pname").Text(p.Name),
+			app.ElemSelfClosing("input").Attr("type", "range").ID(p.ID).Attr("min", 0).Attr("max", LogSteps).Attr("step", 1.0).Attr("value", num(pos)).Aria("label", p.Name).
 				OnInput(func(ctx app.Context, ev app.Event) {
 					x, err := strconv.ParseFloat(fieldText(ctx.JSSrc()), 64)
 					if err == nil {
 						m.setLaneParam(i, which, p.FromSlider(x))
 					}
 				}, p.ID),
-			app.Input().Type("number").ID(p.ID+"-num").Class("num small").Attr("step", "any").Value(num(val)).Aria("label", p.Name+" ("+p.Unit+")").
+			app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num small").Attr("step", "any").Attr("value", num(val)).Aria("label", p.Name+" ("+p.Unit+")").
 				OnChange(func(ctx app.Context, ev app.Event) {
 					x, err := p.Parse(fieldText(ctx.JSSrc()))
 					if err != nil {
@@ -665,7 +665,7 @@ func (e *laneEditor) param(lp laneParam, c limiter.Config) app.UI {
 					}
 					m.setLaneParam(i, which, x)
 				}, p.ID),
-			app.Span().Class("unit").Text(p.Unit),
+			app.Elem("span").Class("unit").Text(p.Unit),
 		),
 		errLine(m, p.ID),
 	)
@@ -761,43 +761,43 @@ type labTotals struct {
 func (t *labTotals) Render() app.UI {
 	s := t.Snap
 	if s == nil {
-		return app.Section().Class("card totals")
+		return app.Elem("section").Class("card totals")
 	}
 	cell := func(c sim.Counts) app.UI {
-		return app.Td().Class("num-cell").Body(
-			app.Span().Class("ok").Text(strconv.FormatInt(c.Allowed, 10)),
-			app.Span().Class("sep").Text(" / "),
-			app.Span().Class("no").Text(strconv.FormatInt(c.Denied, 10)),
+		return app.Elem("td").Class("num-cell").Body(
+			app.Elem("span").Class("ok").Text(strconv.FormatInt(c.Allowed, 10)),
+			app.Elem("span").Class("sep").Text(" / "),
+			app.Elem("span").Class("no").Text(strconv.FormatInt(c.Denied, 10)),
 		)
 	}
-	head := []app.UI{app.Th().Text("client")}
+	head := []app.UI{app.Elem("th").Text("client")}
 	for _, n := range s.Lanes {
-		head = append(head, app.Th().Text(n))
+		head = append(head, app.Elem("th").Text(n))
 	}
-	total := []app.UI{app.Th().Text("all " + plural(s.Clients, "client"))}
+	total := []app.UI{app.Elem("th").Text("all " + plural(s.Clients, "client"))}
 	for _, c := range s.Totals {
 		total = append(total, cell(c))
 	}
-	top := []app.UI{app.Th().Text("throttles most")}
+	top := []app.UI{app.Elem("th").Text("throttles most")}
 	for _, x := range s.Top {
-		top = append(top, app.Td().Class("small").Text(x))
+		top = append(top, app.Elem("td").Class("small").Text(x))
 	}
-	rows := []app.UI{app.Tr().Class("total").Body(total...), app.Tr().Class("top").Body(top...)}
+	rows := []app.UI{app.Elem("tr").Class("total").Body(total...), app.Elem("tr").Class("top").Body(top...)}
 	for _, r := range s.Rows {
-		tds := []app.UI{app.Th().Class("mono").Text(r.Client)}
+		tds := []app.UI{app.Elem("th").Class("mono").Text(r.Client)}
 		for _, c := range r.Cells {
 			tds = append(tds, cell(c))
 		}
-		rows = append(rows, app.Tr().Body(tds...))
+		rows = append(rows, app.Elem("tr").Body(tds...))
 	}
 	more := ""
 	if s.Clients > len(s.Rows) {
 		more = " (the " + strconv.Itoa(len(s.Rows)) + " denied most of " + strconv.Itoa(s.Clients) + ")"
 	}
-	return app.Section().Class("card totals").Aria("label", "Per-client totals").Body(
-		app.H2().Text("Per-client totals: allowed / denied"+more),
-		app.Div().Class("table-wrap").Body(
-			app.Table().ID("totals").Body(app.THead().Body(app.Tr().Body(head...)), app.TBody().Body(rows...)),
+	return app.Elem("section").Class("card totals").Aria("label", "Per-client totals").Body(
+		app.Elem("h2").Text("Per-client totals: allowed / denied"+more),
+		app.Elem("div").Class("table-wrap").Body(
+			app.Elem("table").ID("totals").Body(app.Elem("thead").Body(app.Elem("tr").Body(head...)), app.Elem("tbody").Body(rows...)),
 		),
 	)
 }

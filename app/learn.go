@@ -129,31 +129,31 @@ func (p *learn) Render() app.UI {
 	default:
 		body = p.lessons()
 	}
-	return app.Div().Class("page learn-page").Body(
-		app.Header().Class("top").Body(
-			app.Img().Class("logo").Src("/web/icon.svg").Alt(""),
-			app.Div().Class("top-text").Body(
-				app.H1().Text("Learn rate limiting"),
-				app.P().Class("tagline").Text("Guided lessons on the real limiter, a predict-then-reveal quiz, and interview drill cards. Every number is worked out by the limiter itself."),
+	return app.Elem("div").Class("page learn-page").Body(
+		app.Elem("header").Class("top").Body(
+			app.ElemSelfClosing("img").Class("logo").Attr("src", "/web/icon.svg").Attr("alt", ""),
+			app.Elem("div").Class("top-text").Body(
+				app.Elem("h1").Text("Learn rate limiting"),
+				app.Elem("p").Class("tagline").Text("Guided lessons on the real limiter, a predict-then-reveal quiz, and interview drill cards. Every number is worked out by the limiter itself."),
 			),
 			navLinks("learn"),
 			&siteTools{},
 		),
-		app.Nav().Class("tabs").Aria("label", "Learn sections").Body(
+		app.Elem("nav").Class("tabs").Aria("label", "Learn sections").Body(
 			p.tab(modeLessons, "/learn", "Guided lessons"),
 			p.tab(modeQuiz, "/learn?mode=quiz", "Quiz: predict, then reveal"),
 			p.tab(modeCards, "/learn?mode=cards", "Interview drill cards"),
 		),
-		app.If(p.notice != "", app.P().ID("learn-notice").Class("banner warn").Role("status").Text("⚠ "+p.notice)),
-		app.Main().ID("learn-main").Body(body),
-		app.Footer().Class("foot").Body(
+		app.If(p.notice != "", app.Elem("p").ID("learn-notice").Class("banner warn").Role("status").Text("⚠ "+p.notice)),
+		app.Elem("main").ID("learn-main").Body(body),
+		app.Elem("footer").Class("foot").Body(
 			app.Text("Lessons run the ratelab limiter package compiled to WebAssembly on a simulated clock (nothing leaves this page). Keyboard: Tab to a request mark, Enter to explain it; ? lists the shortcuts."),
 		),
 	)
 }
 
 func (p *learn) tab(mode, href, text string) app.UI {
-	a := app.A().ID("tab-" + mode).Class("tab").Href(href).Text(text)
+	a := app.Elem("a").ID("tab-"+mode).Class("tab").Attr("href", href).Text(text)
 	if p.mode == mode {
 		a = a.Class("tab on").Aria("current", "page")
 	}
@@ -162,25 +162,25 @@ func (p *learn) tab(mode, href, text string) app.UI {
 
 func (p *learn) lessons() app.UI {
 	ls := explain.Lessons()
-	var open app.UI = app.Section().ID("lesson-intro").Class("card lesson").Body(
-		app.H2().Text("Seven guided lessons"),
-		app.P().Text("Each lesson is a preset scenario on the real limiter: read what to watch, run it, then see the check of what you should have seen. Click any ✓ or ✕ request mark (or Tab to it and press Enter) to see that decision worked out with its numbers and the Go code that took it."),
-		app.P().Body(app.A().ID("start-lesson").Href("/learn?lesson="+ls[0].ID).Text("Start with lesson 1: "+ls[0].Title+" →")),
+	var open app.UI = app.Elem("section").ID("lesson-intro").Class("card lesson").Body(
+		app.Elem("h2").Text("Seven guided lessons"),
+		app.Elem("p").Text("Each lesson is a preset scenario on the real limiter: read what to watch, run it, then see the check of what you should have seen. Click any ✓ or ✕ request mark (or Tab to it and press Enter) to see that decision worked out with its numbers and the Go code that took it."),
+		app.Elem("p").Body(app.Elem("a").ID("start-lesson").Attr("href", "/learn?lesson="+ls[0].ID).Text("Start with lesson 1: "+ls[0].Title+" →")),
 	)
 	if p.lesson != "" {
 		open = &lessonView{ID: p.lesson}
 	}
-	return app.Div().Class("learn-layout").Body(
-		app.Nav().Class("card lesson-nav").Aria("label", "Lessons").Body(
-			app.H2().Text("Lessons"),
-			app.Ol().ID("lesson-list").Class("lesson-list").Body(
+	return app.Elem("div").Class("learn-layout").Body(
+		app.Elem("nav").Class("card lesson-nav").Aria("label", "Lessons").Body(
+			app.Elem("h2").Text("Lessons"),
+			app.Elem("ol").ID("lesson-list").Class("lesson-list").Body(
 				app.Range(ls).Slice(func(i int) app.UI {
 					l := ls[i]
-					a := app.A().ID("lesson-link-" + l.ID).Href("/learn?lesson=" + l.ID).Text(l.Title)
+					a := app.Elem("a").ID("lesson-link-"+l.ID).Attr("href", "/learn?lesson="+l.ID).Text(l.Title)
 					if l.ID == p.lesson {
 						a = a.Class("on").Aria("current", "page")
 					}
-					return app.Li().Body(a)
+					return app.Elem("li").Body(a)
 				}),
 			),
 		),

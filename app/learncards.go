@@ -16,10 +16,10 @@ type cardsView struct {
 
 func (v *cardsView) Render() app.UI {
 	cards := explain.Cards()
-	return app.Section().ID("cards").Class("card").Body(
-		app.H2().Text("Interview drill cards"),
-		app.P().Class("hint").Text("Answer out loud first, then compare with the model answer, then watch the lesson that demonstrates it."),
-		app.Ol().Class("cards").Body(
+	return app.Elem("section").ID("cards").Class("card").Body(
+		app.Elem("h2").Text("Interview drill cards"),
+		app.Elem("p").Class("hint").Text("Answer out loud first, then compare with the model answer, then watch the lesson that demonstrates it."),
+		app.Elem("ol").Class("cards").Body(
 			app.Range(cards).Slice(func(i int) app.UI {
 				c := cards[i]
 				open := v.open[c.ID]
@@ -28,15 +28,15 @@ func (v *cardsView) Render() app.UI {
 				if open {
 					btn = "Hide model answer"
 				}
-				return app.Li().ID("card-"+c.ID).Class("drill").Body(
-					app.H3().Class("drill-q").Text(c.Question),
-					app.Div().Class("row").Body(
-						app.Button().ID("card-toggle-"+c.ID).Class("btn").Aria("expanded", open).Aria("controls", "card-answer-"+c.ID).
+				return app.Elem("li").ID("card-"+c.ID).Class("drill").Body(
+					app.Elem("h3").Class("drill-q").Text(c.Question),
+					app.Elem("div").Class("row").Body(
+						app.Elem("button").ID("card-toggle-"+c.ID).Class("btn").Aria("expanded", open).Aria("controls", "card-answer-"+c.ID).
 							Text(btn).OnClick(v.toggle(c.ID), c.ID),
-						app.A().ID("card-lesson-"+c.ID).Href("/learn?lesson="+c.Lesson).
+						app.Elem("a").ID("card-lesson-"+c.ID).Attr("href", "/learn?lesson="+c.Lesson).
 							Text("See it in lesson "+strconv.Itoa(l.Number)+": "+l.Title+" →"),
 					),
-					app.Div().ID("card-answer-"+c.ID).Class("drill-a").Hidden(!open).Body(app.P().Text(c.Answer)),
+					app.Elem("div").ID("card-answer-"+c.ID).Class("drill-a").Hidden(!open).Body(app.Elem("p").Text(c.Answer)),
 				)
 			}),
 		),

@@ -82,19 +82,19 @@ func (v *lessonView) Render() app.UI {
 	if r.played {
 		runText = "↻ Run it again"
 	}
-	return app.Article().ID("lesson").Class("card lesson").DataSet("lesson", l.ID).Body(
-		app.H2().ID("lesson-title").Class("lesson-title").Text("Lesson "+strconv.Itoa(l.Number)+": "+l.Title),
-		app.Dl().Class("lesson-texts").Body(
-			app.Dt().Text("What to watch"), app.Dd().ID("lesson-watch").Text(l.Watch),
-			app.Dt().Text("What it shows"), app.Dd().ID("lesson-shows").Text(l.Shows),
-			app.Dt().Text("The interview point"), app.Dd().ID("lesson-interview").Text(l.Interview),
+	return app.Elem("article").ID("lesson").Class("card lesson").DataSet("lesson", l.ID).Body(
+		app.Elem("h2").ID("lesson-title").Class("lesson-title").Text("Lesson "+strconv.Itoa(l.Number)+": "+l.Title),
+		app.Elem("dl").Class("lesson-texts").Body(
+			app.Elem("dt").Text("What to watch"), app.Elem("dd").ID("lesson-watch").Text(l.Watch),
+			app.Elem("dt").Text("What it shows"), app.Elem("dd").ID("lesson-shows").Text(l.Shows),
+			app.Elem("dt").Text("The interview point"), app.Elem("dd").ID("lesson-interview").Text(l.Interview),
 		),
-		app.Div().Class("row").Body(
-			app.Button().ID("lesson-run").Class("btn primary").Text(runText).OnClick(v.onRun),
-			app.If(r.played && !r.done && r.lab != nil, app.Button().ID("lesson-skip").Class("btn").Text("⏭ Skip to the end").OnClick(v.onSkip)),
-			app.If(r.lab != nil, app.Span().ID("lesson-clock").Class("mono hint").Text("t = "+secs2(r.now())+" of "+secs2(l.Until))),
+		app.Elem("div").Class("row").Body(
+			app.Elem("button").ID("lesson-run").Class("btn primary").Text(runText).OnClick(v.onRun),
+			app.If(r.played && !r.done && r.lab != nil, app.Elem("button").ID("lesson-skip").Class("btn").Text("⏭ Skip to the end").OnClick(v.onSkip)),
+			app.If(r.lab != nil, app.Elem("span").ID("lesson-clock").Class("mono hint").Text("t = "+secs2(r.now())+" of "+secs2(l.Until))),
 		),
-		app.If(r.err != nil, app.P().ID("lesson-error").Class("param-error").Role("alert").Text("⚠ "+errText(r.err))),
+		app.If(r.err != nil, app.Elem("p").ID("lesson-error").Class("param-error").Role("alert").Text("⚠ "+errText(r.err))),
 		when(r.lab != nil, v.lanes),
 		when(r.lab == nil && r.played, v.table),
 		when(r.done && r.err == nil, v.check),
@@ -116,9 +116,9 @@ func (v *lessonView) check() app.UI {
 	if !r.ok {
 		cls, head = "check fail", "✕ Check failed: this is not what the lesson expects"
 	}
-	return app.Section().ID("lesson-check").Class(cls).DataSet("ok", r.ok).Aria("label", "What you should have seen").Body(
-		app.P().ID("lesson-check-head").Class("check-head").Text(head),
-		app.P().ID("lesson-check-msg").Text(r.msg),
+	return app.Elem("section").ID("lesson-check").Class(cls).DataSet("ok", r.ok).Aria("label", "What you should have seen").Body(
+		app.Elem("p").ID("lesson-check-head").Class("check-head").Text(head),
+		app.Elem("p").ID("lesson-check-msg").Text(r.msg),
 	)
 }
 
@@ -127,12 +127,12 @@ func (v *lessonView) check() app.UI {
 func (v *lessonView) lanes() app.UI {
 	r := v.run
 	lanes := r.lab.Lanes()
-	return app.Div().ID("lesson-lanes").Class("lesson-lanes").
+	return app.Elem("div").ID("lesson-lanes").Class("lesson-lanes").
 		OnClick(v.onMark).OnKeyDown(v.onMarkKey).Body(
-		app.Div().Class("legend").Body(
-			app.Span().Class("key ok").Text("✓ allowed (circle)"),
-			app.Span().Class("key no").Text("✕ denied (square)"),
-			app.Span().Class("hint").Text("Click a mark, or Tab to it and press Enter, to see why."),
+		app.Elem("div").Class("legend").Body(
+			app.Elem("span").Class("key ok").Text("✓ allowed (circle)"),
+			app.Elem("span").Class("key no").Text("✕ denied (square)"),
+			app.Elem("span").Class("hint").Text("Click a mark, or Tab to it and press Enter, to see why."),
 		),
 		app.Range(lanes).Slice(func(i int) app.UI {
 			return v.laneStrip(i, lanes[i])
@@ -159,7 +159,7 @@ func (v *lessonView) laneStrip(i int, ln *sim.Lane) app.UI {
 	for k, rec := range hist {
 		if s := rec.At.Truncate(time.Second); s != sec {
 			sec = s
-			marks = append(marks, app.Span().Class("sec").Aria("hidden", true).Text(strconv.Itoa(int(s/time.Second))+" s"))
+			marks = append(marks, app.Elem("span").Class("sec").Aria("hidden", true).Text(strconv.Itoa(int(s/time.Second))+" s"))
 		}
 		cls, sym := "mark ok", "✓"
 		if !rec.Allowed {
@@ -168,22 +168,22 @@ func (v *lessonView) laneStrip(i int, ln *sim.Lane) app.UI {
 		if v.sel.lane == i && v.sel.k == k {
 			cls += " sel"
 		}
-		marks = append(marks, app.Span().ID("mark-"+strconv.Itoa(i)+"-"+strconv.Itoa(k)).Class(cls).
+		marks = append(marks, app.Elem("span").ID("mark-"+strconv.Itoa(i)+"-"+strconv.Itoa(k)).Class(cls).
 			Role("button").TabIndex(0).Aria("label", markLabel(k, rec)).Title(markLabel(k, rec)).
 			DataSet("lane", i).DataSet("k", k).Text(sym))
 	}
 	wc := ln.Worst()
-	return app.Section().ID("lstrip-"+strconv.Itoa(i)).Class("lstrip").Aria("label", "Lane "+strconv.Itoa(i+1)+": "+title).Body(
-		app.Div().Class("lstrip-head").Body(
-			app.Span().Class("lane-num").Text(strconv.Itoa(i+1)),
-			app.Span().Class("lstrip-title").Text(title),
-			app.Span().Class("lstrip-counts").Body(
-				app.Span().ID("lstrip-"+strconv.Itoa(i)+"-allowed").Class("ok").Text("✓ "+strconv.FormatInt(tot.Allowed, 10)+" allowed"),
-				app.Span().ID("lstrip-"+strconv.Itoa(i)+"-denied").Class("no").Text("✕ "+strconv.FormatInt(tot.Denied, 10)+" denied"),
-				app.Span().ID("lstrip-"+strconv.Itoa(i)+"-worst").Class("hint").Text("busiest "+wcLen(r.lesson)+": "+strconv.FormatInt(wc.Units, 10)),
+	return app.Elem("section").ID("lstrip-"+strconv.Itoa(i)).Class("lstrip").Aria("label", "Lane "+strconv.Itoa(i+1)+": "+title).Body(
+		app.Elem("div").Class("lstrip-head").Body(
+			app.Elem("span").Class("lane-num").Text(strconv.Itoa(i+1)),
+			app.Elem("span").Class("lstrip-title").Text(title),
+			app.Elem("span").Class("lstrip-counts").Body(
+				app.Elem("span").ID("lstrip-"+strconv.Itoa(i)+"-allowed").Class("ok").Text("✓ "+strconv.FormatInt(tot.Allowed, 10)+" allowed"),
+				app.Elem("span").ID("lstrip-"+strconv.Itoa(i)+"-denied").Class("no").Text("✕ "+strconv.FormatInt(tot.Denied, 10)+" denied"),
+				app.Elem("span").ID("lstrip-"+strconv.Itoa(i)+"-worst").Class("hint").Text("busiest "+wcLen(r.lesson)+": "+strconv.FormatInt(wc.Units, 10)),
 			),
 		),
-		app.Div().Class("marks").Body(marks...),
+		app.Elem("div").Class("marks").Body(marks...),
 	)
 }
 
@@ -256,7 +256,7 @@ func (v *lessonView) closeInspector(ctx app.Context) {
 
 func (v *lessonView) inspectorUI() app.UI {
 	if v.selErr != "" {
-		return app.P().ID("inspector").Class("param-error").Role("alert").Text("⚠ " + v.selErr)
+		return app.Elem("p").ID("inspector").Class("param-error").Role("alert").Text("⚠ " + v.selErr)
 	}
 	hist := v.run.lab.Lanes()[v.sel.lane].History(nil)
 	heading := "Why: lane " + strconv.Itoa(v.sel.lane+1) + ", " + markLabel(v.sel.k, hist[v.sel.k])
@@ -268,21 +268,21 @@ func (v *lessonView) inspectorUI() app.UI {
 func (v *lessonView) table() app.UI {
 	r := v.run
 	res := r.result
-	return app.Div().ID("lesson-result").Class("lesson-result").Body(
-		app.Ul().ID("lesson-facts").Class("facts").Body(
-			app.Range(res.Facts).Slice(func(i int) app.UI { return app.Li().Text(res.Facts[i].Text) }),
+	return app.Elem("div").ID("lesson-result").Class("lesson-result").Body(
+		app.Elem("ul").ID("lesson-facts").Class("facts").Body(
+			app.Range(res.Facts).Slice(func(i int) app.UI { return app.Elem("li").Text(res.Facts[i].Text) }),
 		),
-		app.Div().Class("table-wrap result-wrap").TabIndex(0).Aria("label", "Lesson table, scrollable").Body(
-			app.Table().ID("lesson-table").Class("result-table").Body(
-				app.THead().Body(app.Tr().Body(
-					app.Range(res.Columns).Slice(func(i int) app.UI { return app.Th().Scope("col").Text(res.Columns[i]) }),
+		app.Elem("div").Class("table-wrap result-wrap").TabIndex(0).Aria("label", "Lesson table, scrollable").Body(
+			app.Elem("table").ID("lesson-table").Class("result-table").Body(
+				app.Elem("thead").Body(app.Elem("tr").Body(
+					app.Range(res.Columns).Slice(func(i int) app.UI { return app.Elem("th").Attr("scope", "col").Text(res.Columns[i]) }),
 				)),
-				app.TBody().Body(
+				app.Elem("tbody").Body(
 					app.Range(res.Rows).Slice(func(i int) app.UI {
 						row := res.Rows[i]
-						return app.Tr().Body(app.Range(row).Slice(func(j int) app.UI {
+						return app.Elem("tr").Body(app.Range(row).Slice(func(j int) app.UI {
 							c := row[j]
-							return app.Td().Class(cellClass(c)).Text(cellText(c))
+							return app.Elem("td").Class(cellClass(c)).Text(cellText(c))
 						}))
 					}),
 				),

@@ -61,17 +61,17 @@ func (v *quizView) restart(ctx app.Context, e app.Event) {
 
 func (v *quizView) Render() app.UI {
 	v.ensure()
-	head := app.Div().Class("quiz-head").Body(
-		app.H2().Text("Quiz: predict, then reveal"),
-		app.P().ID("quiz-source").Class("hint").Text(quizSource(v.FromLink)),
-		app.Div().Class("row share-row").Body(
-			app.Label().For("quiz-link").Class("inline-label").Text("Share these questions:"),
-			app.Input().ID("quiz-link").Class("text share").ReadOnly(true).Value(v.Link),
-			app.Span().ID("quiz-seed").Class("badge run").Text("seed "+strconv.FormatUint(v.Seed, 10)),
+	head := app.Elem("div").Class("quiz-head").Body(
+		app.Elem("h2").Text("Quiz: predict, then reveal"),
+		app.Elem("p").ID("quiz-source").Class("hint").Text(quizSource(v.FromLink)),
+		app.Elem("div").Class("row share-row").Body(
+			app.Elem("label").Attr("for", "quiz-link").Class("inline-label").Text("Share these questions:"),
+			app.ElemSelfClosing("input").ID("quiz-link").Class("text share").Attr("readonly", true).Attr("value", v.Link),
+			app.Elem("span").ID("quiz-seed").Class("badge run").Text("seed "+strconv.FormatUint(v.Seed, 10)),
 		),
 	)
 	if v.err != "" {
-		return app.Section().ID("quiz").Class("card quiz").Body(head, app.P().ID("quiz-error").Class("param-error").Role("alert").Text("⚠ "+v.err))
+		return app.Elem("section").ID("quiz").Class("card quiz").Body(head, app.Elem("p").ID("quiz-error").Class("param-error").Role("alert").Text("⚠ "+v.err))
 	}
 	q := v.quiz
 	var body app.UI
@@ -83,7 +83,7 @@ func (v *quizView) Render() app.UI {
 	default:
 		body = v.ask()
 	}
-	return app.Section().ID("quiz").Class("card quiz").Body(
+	return app.Elem("section").ID("quiz").Class("card quiz").Body(
 		head,
 		v.scoreBar(),
 		body,
@@ -102,11 +102,11 @@ func (v *quizView) scoreBar() app.UI {
 	} else if v.feedback != nil {
 		at = v.feedback.Question.Number
 	}
-	return app.Div().Class("stats quiz-stats").Body(
-		stat("Question", app.Span().ID("quiz-progress").Class("big").Text(strconv.Itoa(at)+" of "+strconv.Itoa(n))),
-		stat("Score", app.Span().ID("quiz-score").Class("big").Text(strconv.Itoa(q.Score)+" / "+strconv.Itoa(q.MaxScore))),
-		stat("Streak", app.Span().ID("quiz-streak").Class("big").Text(strconv.Itoa(q.Streak))),
-		stat("Best streak", app.Span().ID("quiz-best").Class("big").Text(strconv.Itoa(q.Best))),
+	return app.Elem("div").Class("stats quiz-stats").Body(
+		stat("Question", app.Elem("span").ID("quiz-progress").Class("big").Text(strconv.Itoa(at)+" of "+strconv.Itoa(n))),
+		stat("Score", app.Elem("span").ID("quiz-score").Class("big").Text(strconv.Itoa(q.Score)+" / "+strconv.Itoa(q.MaxScore))),
+		stat("Streak", app.Elem("span").ID("quiz-streak").Class("big").Text(strconv.Itoa(q.Streak))),
+		stat("Best streak", app.Elem("span").ID("quiz-best").Class("big").Text(strconv.Itoa(q.Best))),
 	)
 }
 
@@ -114,32 +114,32 @@ func (v *quizView) scoreBar() app.UI {
 // and the prediction form.
 func (v *quizView) ask() app.UI {
 	qu, _ := v.quiz.Current()
-	return app.Div().ID("quiz-form").Class("quiz-q").Body(
-		app.P().ID("quiz-paused").Class("badge pause").Text("Clock paused at "+secs2(qu.Request.At)+", just before this request"),
-		app.P().ID("quiz-prompt").Class("quiz-prompt").Text(qu.Prompt),
+	return app.Elem("div").ID("quiz-form").Class("quiz-q").Body(
+		app.Elem("p").ID("quiz-paused").Class("badge pause").Text("Clock paused at "+secs2(qu.Request.At)+", just before this request"),
+		app.Elem("p").ID("quiz-prompt").Class("quiz-prompt").Text(qu.Prompt),
 		v.context(qu),
-		app.FieldSet().Class("guess").Body(
-			app.Legend().Text("Your prediction"),
-			app.Label().Class("choice").Body(
-				app.Input().Type("radio").Name("quiz-guess").ID("quiz-allowed").Value("allowed").Checked(v.choice == "allowed").
+		app.Elem("fieldset").Class("guess").Body(
+			app.Elem("legend").Text("Your prediction"),
+			app.Elem("label").Class("choice").Body(
+				app.ElemSelfClosing("input").Attr("type", "radio").Attr("name", "quiz-guess").ID("quiz-allowed").Attr("value", "allowed").Attr("checked", v.choice == "allowed").
 					OnChange(v.onChoice("allowed")),
 				app.Text(" ✓ allowed"),
 			),
-			app.Label().Class("choice").Body(
-				app.Input().Type("radio").Name("quiz-guess").ID("quiz-denied").Value("denied").Checked(v.choice == "denied").
+			app.Elem("label").Class("choice").Body(
+				app.ElemSelfClosing("input").Attr("type", "radio").Attr("name", "quiz-guess").ID("quiz-denied").Attr("value", "denied").Attr("checked", v.choice == "denied").
 					OnChange(v.onChoice("denied")),
 				app.Text(" ✕ denied"),
 			),
-			app.If(qu.AskTokens, app.Div().Class("row").Body(
-				app.Label().For("quiz-tokens").Class("inline-label").Text("Tokens left after it:"),
-				app.Input().Type("number").ID("quiz-tokens").Class("num").Min(0).Step(0.01).Value(v.tokens).
+			app.If(qu.AskTokens, app.Elem("div").Class("row").Body(
+				app.Elem("label").Attr("for", "quiz-tokens").Class("inline-label").Text("Tokens left after it:"),
+				app.ElemSelfClosing("input").Attr("type", "number").ID("quiz-tokens").Class("num").Attr("min", 0).Attr("step", 0.01).Attr("value", v.tokens).
 					OnInput(func(ctx app.Context, e app.Event) { v.tokens = fieldText(ctx.JSSrc()) }),
-				app.Span().Class("unit").Text("tokens (2 decimals, rounded down)"),
+				app.Elem("span").Class("unit").Text("tokens (2 decimals, rounded down)"),
 			)),
 		),
-		app.If(v.formErr != "", app.P().ID("quiz-form-error").Class("param-error").Role("alert").Text("⚠ "+v.formErr)),
-		app.Div().Class("row").Body(
-			app.Button().ID("quiz-reveal").Type("button").Class("btn primary").Text("Reveal").OnClick(v.onReveal),
+		app.If(v.formErr != "", app.Elem("p").ID("quiz-form-error").Class("param-error").Role("alert").Text("⚠ "+v.formErr)),
+		app.Elem("div").Class("row").Body(
+			app.Elem("button").ID("quiz-reveal").Attr("type", "button").Class("btn primary").Text("Reveal").OnClick(v.onReveal),
 		),
 	)
 }
@@ -162,20 +162,20 @@ func (v *quizView) context(qu explain.Question) app.UI {
 		}
 	}
 	if len(prev) == 0 {
-		return app.P().ID("quiz-context").Class("hint").Text("This is " + qu.Request.Client + "'s first request to this lane: its limiter starts fresh.")
+		return app.Elem("p").ID("quiz-context").Class("hint").Text("This is " + qu.Request.Client + "'s first request to this lane: its limiter starts fresh.")
 	}
-	return app.Div().ID("quiz-context").Class("quiz-context").Body(
-		app.P().Class("hint").Text("What "+qu.Request.Client+" got from lane "+strconv.Itoa(qu.Lane+1)+" just before (latest first):"),
-		app.Ul().Class("log").Body(app.Range(prev).Slice(func(i int) app.UI {
+	return app.Elem("div").ID("quiz-context").Class("quiz-context").Body(
+		app.Elem("p").Class("hint").Text("What "+qu.Request.Client+" got from lane "+strconv.Itoa(qu.Lane+1)+" just before (latest first):"),
+		app.Elem("ul").Class("log").Body(app.Range(prev).Slice(func(i int) app.UI {
 			rec := prev[i]
 			verdict, cls, detail := "✓ allowed", "decision ok", remaining(rec.Remaining)
 			if !rec.Allowed {
 				verdict, cls, detail = "✕ denied", "decision no", "retry after "+FormatRetry(rec.RetryAfter)
 			}
-			return app.Li().Class(cls).Body(
-				app.Span().Class("at mono").Text("t = "+FormatClock(rec.At)),
-				app.Span().Class("verdict").Text(verdict),
-				app.Span().Class("detail").Text(detail),
+			return app.Elem("li").Class(cls).Body(
+				app.Elem("span").Class("at mono").Text("t = "+FormatClock(rec.At)),
+				app.Elem("span").Class("verdict").Text(verdict),
+				app.Elem("span").Class("detail").Text(detail),
 			)
 		})),
 	)
@@ -229,16 +229,16 @@ func (v *quizView) reveal() app.UI {
 	if v.quiz.Done() {
 		next = "See your results →"
 	}
-	return app.Div().ID("quiz-reveal-panel").Body(
-		app.P().ID("quiz-prompt").Class("quiz-prompt").Text(qu.Prompt),
-		app.Div().ID("quiz-feedback").Class(cls).Role("status").Body(
-			app.P().Class("check-head").Text(head+": +"+strconv.Itoa(f.Points)+" point"+plural1(f.Points)),
-			app.P().ID("quiz-said").Text("You said: "+v.said+"."),
-			app.P().ID("quiz-answer").Text("The answer: "+qu.Answer()+"."),
+	return app.Elem("div").ID("quiz-reveal-panel").Body(
+		app.Elem("p").ID("quiz-prompt").Class("quiz-prompt").Text(qu.Prompt),
+		app.Elem("div").ID("quiz-feedback").Class(cls).Role("status").Body(
+			app.Elem("p").Class("check-head").Text(head+": +"+strconv.Itoa(f.Points)+" point"+plural1(f.Points)),
+			app.Elem("p").ID("quiz-said").Text("You said: "+v.said+"."),
+			app.Elem("p").ID("quiz-answer").Text("The answer: "+qu.Answer()+"."),
 		),
 		&inspector{Key: "quiz-" + strconv.Itoa(qu.Number), Heading: "Why: question " + strconv.Itoa(qu.Number) + " worked out", Exp: qu.Explanation},
-		app.Div().Class("row").Body(
-			app.Button().ID("quiz-next").Class("btn primary").Text(next).
+		app.Elem("div").Class("row").Body(
+			app.Elem("button").ID("quiz-next").Class("btn primary").Text(next).
 				OnClick(func(ctx app.Context, e app.Event) { v.feedback, v.choice, v.tokens = nil, "", "" }),
 		),
 	)
@@ -253,12 +253,12 @@ func plural1(n int) string {
 
 func (v *quizView) results() app.UI {
 	q := v.quiz
-	return app.Div().ID("quiz-results").Body(
-		app.P().ID("quiz-final").Class("check pass check-head").Text("Final score "+strconv.Itoa(q.Score)+" of "+strconv.Itoa(q.MaxScore)+
+	return app.Elem("div").ID("quiz-results").Body(
+		app.Elem("p").ID("quiz-final").Class("check pass check-head").Text("Final score "+strconv.Itoa(q.Score)+" of "+strconv.Itoa(q.MaxScore)+
 			" · best streak "+strconv.Itoa(q.Best)+" · "+strconv.Itoa(len(q.Mistakes))+" to review"),
-		app.H3().Text("Review your mistakes"),
-		app.If(len(q.Mistakes) == 0, app.P().Text("None: every prediction was right.")),
-		app.Ol().ID("quiz-mistakes").Class("mistakes").Body(
+		app.Elem("h3").Text("Review your mistakes"),
+		app.If(len(q.Mistakes) == 0, app.Elem("p").Text("None: every prediction was right.")),
+		app.Elem("ol").ID("quiz-mistakes").Class("mistakes").Body(
 			app.Range(q.Mistakes).Slice(func(i int) app.UI {
 				m := q.Mistakes[i]
 				said := "denied"
@@ -268,19 +268,19 @@ func (v *quizView) results() app.UI {
 				if m.Question.AskTokens {
 					said += ", " + strconv.FormatFloat(m.Guess.Tokens, 'f', -1, 64) + " tokens left"
 				}
-				return app.Li().Body(
-					app.P().Class("quiz-prompt").Text("Question "+strconv.Itoa(m.Question.Number)+": "+m.Question.Prompt),
-					app.P().Body(app.Span().Class("no").Text("✕ you said "+said), app.Text(" · "), app.Span().Class("ok").Text("✓ answer: "+m.Question.Answer())),
-					app.Details().Body(
-						app.Summary().Text("Why (worked out)"),
-						app.Pre().Class("mono why").Text(m.Question.Explanation.Text()),
+				return app.Elem("li").Body(
+					app.Elem("p").Class("quiz-prompt").Text("Question "+strconv.Itoa(m.Question.Number)+": "+m.Question.Prompt),
+					app.Elem("p").Body(app.Elem("span").Class("no").Text("✕ you said "+said), app.Text(" · "), app.Elem("span").Class("ok").Text("✓ answer: "+m.Question.Answer())),
+					app.Elem("details").Body(
+						app.Elem("summary").Text("Why (worked out)"),
+						app.Elem("pre").Class("mono why").Text(m.Question.Explanation.Text()),
 					),
 				)
 			}),
 		),
-		app.Div().Class("row").Body(
-			app.Button().ID("quiz-again").Class("btn").Text("↻ Same questions again").OnClick(v.restart),
-			app.A().ID("quiz-new").Class("btn").Href("/learn?mode=quiz&seed="+strconv.FormatUint(v.Seed+1, 10)).Text("New questions (seed "+strconv.FormatUint(v.Seed+1, 10)+")"),
+		app.Elem("div").Class("row").Body(
+			app.Elem("button").ID("quiz-again").Class("btn").Text("↻ Same questions again").OnClick(v.restart),
+			app.Elem("a").ID("quiz-new").Class("btn").Attr("href", "/learn?mode=quiz&seed="+strconv.FormatUint(v.Seed+1, 10)).Text("New questions (seed "+strconv.FormatUint(v.Seed+1, 10)+")"),
 		),
 	)
 }

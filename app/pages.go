@@ -2,6 +2,15 @@ package main
 
 import "github.com/maxence-charriere/go-app/v9/pkg/app"
 
+// The pages build their HTML with app.Elem("div") and app.ElemSelfClosing("input")
+// rather than go-app's typed constructors (app.Div, app.Input, ...): each typed
+// element is its own Go type with its own copy of go-app's element methods
+// (~5 KB of wasm each), while Elem's are shared by every tag. Setters only the
+// typed elements have become .Attr("href", v), .Attr("step", 1.0) and so on,
+// with the same value and Go type, so the rendered attributes are unchanged.
+// Measured, gzip -9 (KB): playground 2088 → 2043, lab 2366 → 2295, learn
+// 2286 → 2218, i.e. 45, 71 and 68 KB less per page.
+
 // The three pages are three wasm binaries, so that a page downloads only its
 // own code: the playground's binary has none of the lab's or the lessons'.
 // `make build` builds the playground by default and the others with the tags
@@ -55,20 +64,20 @@ func (o *otherPage) OnNav(ctx app.Context) {
 
 func (o *otherPage) Render() app.UI {
 	if !o.stuck {
-		return app.Main().ID("other-page").Body(app.P().Text("Loading…"))
+		return app.Elem("main").ID("other-page").Body(app.Elem("p").Text("Loading…"))
 	}
 	var links []app.UI
 	for _, pg := range pages {
 		if pg.path != o.path { // a link to this very address would do nothing
-			links = append(links, app.Li().Body(app.A().Href(pg.path).Text(pg.name)))
+			links = append(links, app.Elem("li").Body(app.Elem("a").Attr("href", pg.path).Text(pg.name)))
 		}
 	}
-	return app.Main().ID("other-page").Class("other-page").Body(
-		app.H1().Text("This page did not load"),
-		app.P().Text("This address is served by another part of the playground, which did not load here."),
-		app.P().Body(app.Button().ID("other-page-retry").Class("btn primary").Text("Load this page again").
+	return app.Elem("main").ID("other-page").Class("other-page").Body(
+		app.Elem("h1").Text("This page did not load"),
+		app.Elem("p").Text("This address is served by another part of the playground, which did not load here."),
+		app.Elem("p").Body(app.Elem("button").ID("other-page-retry").Class("btn primary").Text("Load this page again").
 			OnClick(func(app.Context, app.Event) { app.Window().Get("location").Call("reload") })),
-		app.P().Text("Or open another page:"),
-		app.Ul().Body(links...),
+		app.Elem("p").Text("Or open another page:"),
+		app.Elem("ul").Body(links...),
 	)
 }

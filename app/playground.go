@@ -70,22 +70,22 @@ func typing(e app.Event) bool {
 }
 
 func (p *playground) Render() app.UI {
-	return app.Div().Class("page").Body(
-		app.Header().Class("top").Body(
-			app.Img().Class("logo").Src("/web/icon.svg").Alt(""),
-			app.Div().Class("top-text").Body(
-				app.H1().Text("Rate limiter playground"),
-				app.P().Class("tagline").Text("Send requests to a real token bucket or sliding window log and watch each decision: allowed or denied, and when to retry."),
+	return app.Elem("div").Class("page").Body(
+		app.Elem("header").Class("top").Body(
+			app.ElemSelfClosing("img").Class("logo").Attr("src", "/web/icon.svg").Attr("alt", ""),
+			app.Elem("div").Class("top-text").Body(
+				app.Elem("h1").Text("Rate limiter playground"),
+				app.Elem("p").Class("tagline").Text("Send requests to a real token bucket or sliding window log and watch each decision: allowed or denied, and when to retry."),
 			),
 			navLinks("playground"),
 			&siteTools{},
 		),
-		app.Main().Class("layout").Body(
+		app.Elem("main").Class("layout").Body(
 			&controls{Sim: p.sim},
 			&view{Sim: p.sim},
 		),
 		&announcer{Source: p.announce},
-		app.Footer().Class("foot").Body(
+		app.Elem("footer").Class("foot").Body(
 			app.Text("Decisions come from the ratelab limiter package compiled to WebAssembly; time is a simulated clock you can pause and step. Keyboard: Space sends a request."),
 		),
 	)

@@ -90,29 +90,29 @@ func (v *view) Render() app.UI {
 
 	var gauge app.UI
 	if tb {
-		gauge = stat("Tokens in bucket", app.Span().Body(
-			app.Span().ID("level").Class("big").Text(FormatTokens(v.state.Tokens)),
-			app.Span().ID("level-of").Class("of").Text(" of "+strconv.Itoa(v.state.Limit)+" tokens"),
+		gauge = stat("Tokens in bucket", app.Elem("span").Body(
+			app.Elem("span").ID("level").Class("big").Text(FormatTokens(v.state.Tokens)),
+			app.Elem("span").ID("level-of").Class("of").Text(" of "+strconv.Itoa(v.state.Limit)+" tokens"),
 		))
 	} else {
-		gauge = stat("In window", app.Span().Body(
-			app.Span().ID("window-count").Class("big").Text(strconv.Itoa(v.state.Count)),
-			app.Span().ID("window-of").Class("of").Text(" of "+strconv.Itoa(v.state.Limit)+" allowed"),
+		gauge = stat("In window", app.Elem("span").Body(
+			app.Elem("span").ID("window-count").Class("big").Text(strconv.Itoa(v.state.Count)),
+			app.Elem("span").ID("window-of").Class("of").Text(" of "+strconv.Itoa(v.state.Limit)+" allowed"),
 		))
 	}
 	clockState, clockClass := "running", "badge run"
 	if !s.Running() {
 		clockState, clockClass = "paused", "badge pause"
 	}
-	return app.Section().Class("card view").Aria("label", "Live view").Body(
-		app.Div().Class("stats").Body(
+	return app.Elem("section").Class("card view").Aria("label", "Live view").Body(
+		app.Elem("div").Class("stats").Body(
 			gauge,
-			stat("Allowed", app.Span().Class("big ok").Body(app.Span().Class("sym").Text("✓ "), app.Span().ID("allowed-count").Text(strconv.Itoa(allowed)))),
-			stat("Denied", app.Span().Class("big no").Body(app.Span().Class("sym").Text("✕ "), app.Span().ID("denied-count").Text(strconv.Itoa(denied)))),
-			stat("Retry-after", app.Span().ID("retry-after").Class("big").Text(v.retryAfter())),
-			stat("Clock", app.Span().Body(
-				app.Span().ID("clock").Class("mono").Text("t = "+FormatClock(s.Now())),
-				app.Span().ID("clock-state").Class(clockClass).Text(clockState),
+			stat("Allowed", app.Elem("span").Class("big ok").Body(app.Elem("span").Class("sym").Text("✓ "), app.Elem("span").ID("allowed-count").Text(strconv.Itoa(allowed)))),
+			stat("Denied", app.Elem("span").Class("big no").Body(app.Elem("span").Class("sym").Text("✕ "), app.Elem("span").ID("denied-count").Text(strconv.Itoa(denied)))),
+			stat("Retry-after", app.Elem("span").ID("retry-after").Class("big").Text(v.retryAfter())),
+			stat("Clock", app.Elem("span").Body(
+				app.Elem("span").ID("clock").Class("mono").Text("t = "+FormatClock(s.Now())),
+				app.Elem("span").ID("clock-state").Class(clockClass).Text(clockState),
 			)),
 		),
 		v.figure(tb),
@@ -121,7 +121,7 @@ func (v *view) Render() app.UI {
 }
 
 func stat(label string, value app.UI) app.UI {
-	return app.Div().Class("stat").Body(app.Div().Class("stat-label").Text(label), app.Div().Class("stat-value").Body(value))
+	return app.Elem("div").Class("stat").Body(app.Elem("div").Class("stat-label").Text(label), app.Elem("div").Class("stat-value").Body(value))
 }
 
 // retryAfter is the last request's retry-after when it was denied.
@@ -136,17 +136,17 @@ func (v *view) retryAfter() string {
 func (v *view) decisions() app.UI {
 	s := v.Sim
 	n := min(s.Events(), 6)
-	var last app.UI = app.P().ID("last-decision").Class("decision idle").Text("No request yet: press Send request or Space.")
+	var last app.UI = app.Elem("p").ID("last-decision").Class("decision idle").Text("No request yet: press Send request or Space.")
 	if e, ok := s.Last(); ok {
-		last = app.P().ID("last-decision").Class(decisionClass(e)).Body(decisionBody(e)...)
+		last = app.Elem("p").ID("last-decision").Class(decisionClass(e)).Body(decisionBody(e)...)
 	}
-	return app.Div().Class("decisions").Body(
+	return app.Elem("div").Class("decisions").Body(
 		last,
-		app.H3().Text("Latest requests"),
-		app.Ol().ID("log").Class("log").Body(
+		app.Elem("h3").Text("Latest requests"),
+		app.Elem("ol").ID("log").Class("log").Body(
 			app.Range(make([]struct{}, n)).Slice(func(i int) app.UI {
 				e := s.Event(s.Events() - 1 - i)
-				return app.Li().Class(decisionClass(e)).Body(decisionBody(e)...)
+				return app.Elem("li").Class(decisionClass(e)).Body(decisionBody(e)...)
 			}),
 		),
 	)
@@ -161,17 +161,17 @@ func decisionClass(e Event) string {
 
 func decisionBody(e Event) []app.UI {
 	head := []app.UI{
-		app.Span().Class("seq mono").Text("#" + strconv.Itoa(e.Seq)),
-		app.Span().Class("at mono").Text("t = " + FormatClock(e.At)),
+		app.Elem("span").Class("seq mono").Text("#" + strconv.Itoa(e.Seq)),
+		app.Elem("span").Class("at mono").Text("t = " + FormatClock(e.At)),
 	}
 	if e.Allowed {
 		return append(head,
-			app.Span().Class("verdict").Text("✓ allowed"),
-			app.Span().Class("detail").Text(remaining(e.Remaining)))
+			app.Elem("span").Class("verdict").Text("✓ allowed"),
+			app.Elem("span").Class("detail").Text(remaining(e.Remaining)))
 	}
 	return append(head,
-		app.Span().Class("verdict").Text("✕ denied"),
-		app.Span().Class("detail").Text("retry after "+FormatRetry(e.RetryAfter)))
+		app.Elem("span").Class("verdict").Text("✕ denied"),
+		app.Elem("span").Class("detail").Text("retry after "+FormatRetry(e.RetryAfter)))
 }
 
 func remaining(n int) string {
