@@ -15,8 +15,9 @@ import "github.com/maxence-charriere/go-app/v9/pkg/app"
 // own code: the playground's binary has none of the lab's or the lessons'.
 // `make build` builds the playground by default and the others with the tags
 // page_lab and page_learn (routes_*.go); the server (built natively, with
-// every route, for go-app's pre-rendering) tells app.js which binary to fetch
-// for the path it is on (see pageWasmJS in server.go).
+// every route, for go-app's pre-rendering) puts in each page's head a script
+// that picks the binary for the path it is on and starts compiling it (see
+// startWasmJS in server.go).
 var pages = []struct {
 	key  string // the navigation link's id is "nav-" + key
 	path string // the route

@@ -138,13 +138,20 @@ func startHello(t *testing.T) (base, dir string) {
 	if icon, err := os.ReadFile(filepath.Join(repoRoot, "web", "icon.svg")); err == nil {
 		_ = os.WriteFile(filepath.Join(web, "icon.svg"), icon, 0o644)
 	}
+	return serveHello(t, dir), dir
+}
+
+// serveHello runs the hello-world server built by startHello in dir, with
+// the extra flags args, on a free loopback port until the test ends.
+func serveHello(t *testing.T, dir string, args ...string) (base string) {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := l.Addr().String()
 	l.Close()
-	cmd := exec.Command(filepath.Join(dir, "hello-server"), "-addr", addr)
+	cmd := exec.Command(filepath.Join(dir, "hello-server"), append([]string{"-addr", addr}, args...)...)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Start(); err != nil {
@@ -158,7 +165,7 @@ func startHello(t *testing.T) (base, dir string) {
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
-				return base, dir
+				return base
 			}
 		}
 		if time.Now().After(deadline) {

@@ -30,10 +30,11 @@ func TestPageBench(t *testing.T) {
 	fmt.Println("machine:", machine())
 	chromium := findChromium(t)
 	base := startServer(t)
-	hello, _ := startHello(t)
+	hello, dir := startHello(t)
+	helloGzip := serveHello(t, dir, "-brotli=false")
 
 	t.Run("WasmBytes", func(t *testing.T) { testWasmBytes(t, base, hello) })
-	t.Run("FirstRequest", func(t *testing.T) { testFirstRequest(t, chromium, base, hello) })
+	t.Run("FirstRequest", func(t *testing.T) { testFirstRequest(t, chromium, base, hello, helloGzip) })
 	p := openPage(t, chromium, base)
 	t.Run("PlaygroundHeavyLoad", func(t *testing.T) { p.t = t; testHeavyLoad(p) })
 	t.Run("LabAnimation", func(t *testing.T) { p.t = t; testLabFrames(p) })
@@ -93,28 +94,32 @@ func fileSize(t *testing.T, name string) int64 {
 // sent (see benchPages; the wasm loader gone) against the hello-world's
 // first render (its element present); each page loaded benchLoads times,
 // alternating with the hello-world, each in a fresh browser profile;
-// medians.
-func testFirstRequest(t *testing.T, chromium, base, hello string) {
-	// Both also wait for the wasm to have run (see readyScript): go-app
-	// pre-renders both pages on the server.
+// medians. The hello-world is loaded twice each round: served like ours
+// (brotli), and served gzip, which starts go-app's own loader sooner on
+// loopback (it decodes less before it compiles); the bound holds against
+// the faster of the two.
+func testFirstRequest(t *testing.T, chromium, base, hello, helloGzip string) {
+	// All also wait for the wasm to have run (see readyScript): go-app
+	// pre-renders every page on the server.
 	const helloReady = `!!document.getElementById("hello")`
 	for _, pg := range benchPages {
-		var ours, floor, oursWasm, floorWasm []float64
+		var ours, floor, floorGz, oursWasm, floorWasm []float64
 		for i := range *benchLoads {
 			h := timeLoad(t, chromium, hello+"/", helloReady)
+			g := timeLoad(t, chromium, helloGzip+"/", helloReady)
 			o := timeLoad(t, chromium, base+pg.path, pg.ready)
-			t.Logf("%s load %d: hello-world first render %.0f ms (wasm downloaded at %.0f ms, %.0f bytes); ours first request possible %.0f ms (wasm downloaded at %.0f ms, %.0f bytes)",
-				pg.name, i+1, h.Ready, h.WasmEnd, h.Wire, o.Ready, o.WasmEnd, o.Wire)
+			t.Logf("%s load %d: hello-world first render %.0f ms (brotli; wasm downloaded at %.0f ms, %.0f bytes), %.0f ms (gzip; %.0f ms, %.0f bytes); ours first request possible %.0f ms (wasm downloaded at %.0f ms, %.0f bytes)",
+				pg.name, i+1, h.Ready, h.WasmEnd, h.Wire, g.Ready, g.WasmEnd, g.Wire, o.Ready, o.WasmEnd, o.Wire)
 			if i == 0 {
 				t.Logf("resources of the first loads: hello-world %v; ours %v", h.Names, o.Names)
 			}
-			floor, floorWasm = append(floor, h.Ready), append(floorWasm, h.WasmEnd)
+			floor, floorGz, floorWasm = append(floor, h.Ready), append(floorGz, g.Ready), append(floorWasm, h.WasmEnd)
 			ours, oursWasm = append(ours, o.Ready), append(oursWasm, o.WasmEnd)
 		}
-		mo, mf := median(ours), median(floor)
-		r := mo / mf
-		report(t, "navigation to first request, "+pg.name+" ("+pg.path+")", fmt.Sprintf("%.2f× hello-world (median of %d fresh loads each: %.0f ms vs %.0f ms to first render; wasm downloaded at %.0f vs %.0f ms)",
-			r, len(ours), mo, mf, median(oursWasm), median(floorWasm)), "≤ 1.25×", r <= 1.25)
+		mo, mf, mg := median(ours), median(floor), median(floorGz)
+		r := mo / min(mf, mg)
+		report(t, "navigation to first request, "+pg.name+" ("+pg.path+")", fmt.Sprintf("%.2f× the faster hello-world (median of %d fresh loads each: ours %.0f ms; hello-world's first render %.0f ms served gzip, %.0f ms served brotli like ours (%.2f×); wasm downloaded at %.0f vs %.0f ms, both brotli)",
+			r, len(ours), mo, mg, mf, mo/mf, median(oursWasm), median(floorWasm)), "≤ 1.25× the faster", r <= 1.25)
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 // pre-compressed, brotli first, to browsers that accept it.
 func serve() {
 	addr := flag.String("addr", "127.0.0.1:8001", "address to listen on")
+	useBrotli := flag.Bool("brotli", true, "send web/app.wasm.br to browsers that accept brotli (false: gzip at best)")
 	flag.Parse()
 	h := &app.Handler{
 		Name:         "Hello",
@@ -30,11 +31,11 @@ func serve() {
 		Icon:         app.Icon{Default: "/web/icon.svg", SVG: "/web/icon.svg"},
 		Version:      "hello",
 	}
-	srv := &http.Server{Addr: *addr, Handler: precompressedWasm(h), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Addr: *addr, Handler: precompressedWasm(h, *useBrotli), ReadHeaderTimeout: 10 * time.Second}
 	log.Fatal(srv.ListenAndServe())
 }
 
-func precompressedWasm(next http.Handler) http.Handler {
+func precompressedWasm(next http.Handler, useBrotli bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Add("Vary", "Accept-Encoding")
 		if r.URL.Path != "/web/app.wasm" && r.URL.Path != "/app.wasm" {
@@ -42,7 +43,7 @@ func precompressedWasm(next http.Handler) http.Handler {
 			return
 		}
 		for _, enc := range []struct{ name, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
-			if !accepts(r.Header.Get("Accept-Encoding"), enc.name) {
+			if !accepts(r.Header.Get("Accept-Encoding"), enc.name) || enc.name == "br" && !useBrotli {
 				continue
 			}
 			f, err := os.Open("web/app.wasm" + enc.ext)
