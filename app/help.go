@@ -114,12 +114,16 @@ func (t *siteTools) Render() app.UI {
 	if t.dark {
 		themeText = "☀ Light theme"
 	}
+	var overlay app.UI // built only when open: app.If would build it on every render
+	if t.open {
+		overlay = t.overlay()
+	}
 	return app.Elem("div").Class("tools").Body(
 		app.Elem("button").ID("theme-toggle").Class("btn icon").Aria("pressed", t.dark).
 			Title("Switch between the light and dark themes (remembered on this device)").Text(themeText).OnClick(t.onTheme),
 		app.Elem("button").ID("help-open").Class("btn icon").Aria("haspopup", "dialog").Title("Keyboard shortcuts (press ?)").
 			Text("? Shortcuts").OnClick(func(ctx app.Context, e app.Event) { t.show(ctx) }),
-		app.If(t.open, t.overlay()),
+		overlay,
 	)
 }
 

@@ -280,7 +280,10 @@ func (v *labLanes) axisSVG(a axis) app.UI {
 	for t := (a.from + step - 1) / step * step; t <= a.to; t += step {
 		x := a.x(t)
 		anchor := "middle"
-		if x > laneW-20 {
+		switch {
+		case x < 20: // "0 s" centred on the left edge would lose its "0"
+			anchor = "start"
+		case x > laneW-20:
 			anchor = "end"
 		}
 		ticks = append(ticks, svg("text").Attr("x", f1(x)).Attr("y", 13).Attr("font-size", 11).Attr("text-anchor", anchor).Attr("fill", "#57606a").Text(secs(t)+" s"))

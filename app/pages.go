@@ -19,14 +19,22 @@ import "github.com/maxence-charriere/go-app/v9/pkg/app"
 // that picks the binary for the path it is on and starts compiling it (see
 // startWasmJS in server.go).
 var pages = []struct {
-	key  string // the navigation link's id is "nav-" + key
-	path string // the route
-	wasm string // the binary that runs it, under web/
-	name string // as the navigation names it
+	key   string // the navigation link's id is "nav-" + key
+	path  string // the route
+	wasm  string // the binary that runs it, under web/
+	name  string // as the navigation names it
+	title string // the document's title (tabs, history, bookmarks)
+	about string // its meta description
 }{
-	{"playground", "/", "/web/app.wasm", "Playground"},
-	{"lab", "/lab", "/web/lab.wasm", "Comparison lab"},
-	{"learn", "/learn", "/web/learn.wasm", "Learn"},
+	{"playground", "/", "/web/app.wasm", "Playground",
+		"Rate limiter playground: token bucket and sliding window log",
+		"Drive a real token bucket and sliding window log in the browser and watch them decide."},
+	{"lab", "/lab", "/web/lab.wasm", "Comparison lab",
+		"Comparison lab: rate-limiting strategies side by side",
+		"Six rate-limiting strategies fed the same requests: fixed window, sliding window log and counter, token bucket, leaky bucket, GCRA."},
+	{"learn", "/learn", "/web/learn.wasm", "Learn",
+		"Learn rate limiting: lessons, inspector, quiz and drill cards",
+		"Guided lessons on rate-limiting algorithms, an inspector that works out each decision, a quiz and interview drill cards."},
 }
 
 // otherPage stands, in one page's binary, for the routes of the other pages.

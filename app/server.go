@@ -34,9 +34,10 @@ func serve() {
 	if err := os.Chdir(dir); err != nil {
 		log.Fatal(err)
 	}
-	files := make([]string, len(pages))
-	for i, pg := range pages {
-		files[i] = strings.TrimPrefix(pg.wasm, "/")
+	// The stylesheets too: the service worker serves them cache-first.
+	files := []string{"web/app.css", "web/learn.css"}
+	for _, pg := range pages {
+		files = append(files, strings.TrimPrefix(pg.wasm, "/"))
 	}
 	version, err := wasmVersion(files...)
 	if err != nil {
@@ -59,8 +60,8 @@ func newHandler(version string) (http.Handler, error) {
 	h := &app.Handler{
 		Name:            "Rate limiter playground",
 		ShortName:       "Ratelab",
-		Title:           "Rate limiter playground: token bucket and sliding window log",
-		Description:     "Drive a real token bucket and sliding window log in the browser and watch them decide.",
+		Title:           pages[0].title, // each page sets its own (pageHead)
+		Description:     pages[0].about,
 		Author:          "ratelab",
 		Lang:            "en",
 		LoadingLabel:    "Loading the playground…",
@@ -228,15 +229,15 @@ var precompressed = func() map[string][2]string {
 	return m
 }()
 
-// encodings are the compressed copies the server looks for, best first: a
-// browser that accepts brotli gets FILE.br, else one that accepts gzip gets
-// FILE.gz, else next serves FILE as it is.
+// encodings are the compressed copies the server looks for, in its order of
+// preference: FILE.br (brotli), then FILE.gz (gzip -9).
 var encodings = []struct{ name, ext string }{{"br", ".br"}, {"gzip", ".gz"}}
 
 // precompressedFiles serves the wasm and the built-in trace from their
-// compressed copies (see precompressed) with the Content-Encoding the
-// browser accepts; everything else, and those files when no copy fits, goes
-// to next.
+// compressed copies (see precompressed): the copy whose encoding the
+// browser's Accept-Encoding weighs highest (ties: brotli first), with a
+// strong ETag per copy, so that a browser revalidating it gets 304 Not
+// Modified. Everything else, and those files when no copy fits, goes to next.
 func precompressedFiles(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Add("Vary", "Accept-Encoding")
@@ -245,39 +246,58 @@ func precompressedFiles(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		for _, enc := range encodings {
-			if !accepts(r.Header.Get("Accept-Encoding"), enc.name) {
+		var f *os.File
+		var fi os.FileInfo
+		var enc string
+		best := 0.0
+		for _, e := range encodings {
+			q := qvalue(r.Header.Get("Accept-Encoding"), e.name)
+			if q <= best {
 				continue
 			}
-			f, err := os.Open(pc[0] + enc.ext)
+			c, err := os.Open(pc[0] + e.ext)
 			if err != nil {
 				continue
 			}
-			defer f.Close()
-			fi, err := f.Stat()
+			ci, err := c.Stat()
 			if err != nil {
+				c.Close()
 				continue
 			}
-			w.Header().Set("Content-Type", pc[1])
-			w.Header().Set("Content-Encoding", enc.name)
-			w.Header().Set("Cache-Control", "no-cache")
-			// ServeContent would answer Range requests with ranges of the
-			// compressed bytes; serve the whole file.
-			w.Header().Set("Content-Length", strconv.FormatInt(fi.Size(), 10))
-			if r.Method != http.MethodHead {
-				_, _ = io.Copy(w, f)
+			if f != nil {
+				f.Close()
 			}
+			f, fi, enc, best = c, ci, e.name, q
+		}
+		if f == nil {
+			next.ServeHTTP(w, r)
 			return
 		}
-		next.ServeHTTP(w, r)
+		defer f.Close()
+		etag := fmt.Sprintf(`"%x-%x-%s"`, fi.ModTime().UnixNano(), fi.Size(), enc)
+		w.Header().Set("ETag", etag)
+		w.Header().Set("Cache-Control", "no-cache")
+		if noneMatch(r.Header.Get("If-None-Match"), etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("Content-Type", pc[1])
+		w.Header().Set("Content-Encoding", enc)
+		// ServeContent would answer Range requests with ranges of the
+		// compressed bytes; serve the whole file.
+		w.Header().Set("Content-Length", strconv.FormatInt(fi.Size(), 10))
+		if r.Method != http.MethodHead {
+			_, _ = io.Copy(w, f)
+		}
 	})
 }
 
-// accepts reports whether the Accept-Encoding header value accepts the
-// content coding enc (RFC 9110, section 12.5.3): enc listed with a q-value
-// above 0, or, when enc is not listed, "*" with a q-value above 0.
-func accepts(header, enc string) bool {
-	star := false
+// qvalue is the weight (0 to 1) that the Accept-Encoding header value gives
+// the content coding enc (RFC 9110, section 12.5.3): enc's own q-value
+// (1 when it has none), else that of "*", else 0 (not acceptable). A
+// malformed weight counts as 0.
+func qvalue(header, enc string) float64 {
+	star := 0.0
 	for _, part := range strings.Split(header, ",") {
 		name, params, _ := strings.Cut(part, ";")
 		name = strings.TrimSpace(name)
@@ -286,19 +306,31 @@ func accepts(header, enc string) bool {
 			k, v, ok := strings.Cut(p, "=")
 			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
 				var err error
-				if q, err = strconv.ParseFloat(strings.TrimSpace(v), 64); err != nil {
-					q = 0 // a malformed weight accepts nothing
+				if q, err = strconv.ParseFloat(strings.TrimSpace(v), 64); err != nil || q < 0 || q > 1 {
+					q = 0
 				}
 			}
 		}
 		switch {
 		case strings.EqualFold(name, enc):
-			return q > 0
+			return q
 		case name == "*":
-			star = q > 0
+			star = q
 		}
 	}
 	return star
+}
+
+// noneMatch reports whether an If-None-Match header value matches etag
+// (weak comparison, as RFC 9110 section 13.1.2 asks), so 304 applies.
+func noneMatch(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == etag {
+			return true
+		}
+	}
+	return false
 }
 
 // findRoot returns the folder that holds web/app.wasm: dir when given, else
@@ -334,8 +366,9 @@ func findRoot(dir string) (string, error) {
 	return "", fmt.Errorf("no web/ folder found in %v; start the server from the repository root or pass -root", tried)
 }
 
-// wasmVersion is the service worker's version: a hash of the wasm binaries,
-// so that a rebuilt one is picked up by browsers that cached the previous.
+// wasmVersion is the service worker's version: a hash of the wasm binaries
+// and stylesheets, so that a rebuilt one is picked up by browsers that
+// cached the previous.
 func wasmVersion(paths ...string) (string, error) {
 	sum := sha256.New()
 	for _, path := range paths {

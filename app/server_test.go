@@ -13,30 +13,32 @@ import (
 	"testing"
 )
 
-func TestAccepts(t *testing.T) {
+func TestQvalue(t *testing.T) {
 	for _, c := range []struct {
 		header   string
-		br, gzip bool
+		br, gzip float64
 	}{
-		{"gzip, deflate, br, zstd", true, true}, // Chromium
-		{"gzip, deflate", false, true},
-		{"", false, false},
-		{"identity", false, false},
-		{"br;q=0, gzip", false, true},
-		{"br; q=0.0 , gzip;q=0.5", false, true},
-		{"BR;Q=1", true, false},
-		{"br;q=0.001", true, false},
-		{"br;q=abc, gzip", false, true}, // a malformed weight accepts nothing
-		{"*", true, true},
-		{"*;q=0", false, false},
-		{"gzip;q=0, *", true, false}, // gzip refused by name, br by the wildcard
-		{"brotli, gzipped", false, false},
+		{"gzip, deflate, br, zstd", 1, 1}, // Chromium
+		{"gzip, deflate", 0, 1},
+		{"", 0, 0},
+		{"identity", 0, 0},
+		{"br;q=0, gzip", 0, 1},
+		{"br; q=0.0 , gzip;q=0.5", 0, 0.5},
+		{"BR;Q=1", 1, 0},
+		{"gzip;q=1.0, br;q=0.5", 0.5, 1},
+		{"br;q=0.001", 0.001, 0},
+		{"br;q=abc, gzip", 0, 1}, // a malformed weight accepts nothing
+		{"br;q=2, gzip;q=-1", 0, 0},
+		{"*", 1, 1},
+		{"*;q=0", 0, 0},
+		{"gzip;q=0, *;q=0.3", 0.3, 0}, // gzip refused by name, br by the wildcard's weight
+		{"brotli, gzipped", 0, 0},
 	} {
-		if got := accepts(c.header, "br"); got != c.br {
-			t.Errorf("accepts(%q, br) = %v, want %v", c.header, got, c.br)
+		if got := qvalue(c.header, "br"); got != c.br {
+			t.Errorf("qvalue(%q, br) = %v, want %v", c.header, got, c.br)
 		}
-		if got := accepts(c.header, "gzip"); got != c.gzip {
-			t.Errorf("accepts(%q, gzip) = %v, want %v", c.header, got, c.gzip)
+		if got := qvalue(c.header, "gzip"); got != c.gzip {
+			t.Errorf("qvalue(%q, gzip) = %v, want %v", c.header, got, c.gzip)
 		}
 	}
 }
@@ -66,6 +68,8 @@ func TestPrecompressedFiles(t *testing.T) {
 		{"/app.wasm", "gzip, deflate, br", "br", "brotli!"}, // go-app's alias
 		{"/web/app.wasm", "gzip, deflate", "gzip", "gzip"},
 		{"/web/app.wasm", "br;q=0, gzip", "gzip", "gzip"},
+		{"/web/app.wasm", "gzip;q=1.0, br;q=0.5", "gzip", "gzip"},  // the browser's preference
+		{"/web/app.wasm", "br;q=0.5, gzip;q=0.5", "br", "brotli!"}, // a tie: brotli
 		{"/web/app.wasm", "identity", "", "next /web/app.wasm"},
 		{"/web/lab.wasm", "gzip, deflate, br", "gzip", "lab gzip"},           // no brotli copy
 		{"/web/learn.wasm", "gzip, deflate, br", "", "next /web/learn.wasm"}, // no copy at all
@@ -87,6 +91,39 @@ func TestPrecompressedFiles(t *testing.T) {
 		}
 		if v := res.Header.Get("Vary"); v != "Accept-Encoding" {
 			t.Errorf("%s: Vary %q, want Accept-Encoding", c.path, v)
+		}
+	}
+
+	// Revalidation: each copy has its own ETag; a match is 304 with no body.
+	get := func(accept, ifNoneMatch string) *http.Response {
+		req := httptest.NewRequest(http.MethodGet, "/web/app.wasm", nil)
+		req.Header.Set("Accept-Encoding", accept)
+		if ifNoneMatch != "" {
+			req.Header.Set("If-None-Match", ifNoneMatch)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Result()
+	}
+	br, gz := get("br, gzip", "").Header.Get("ETag"), get("gzip", "").Header.Get("ETag")
+	if br == "" || gz == "" || br == gz {
+		t.Fatalf("ETags: brotli %q, gzip %q; want two different ones", br, gz)
+	}
+	for _, c := range []struct {
+		accept, ifNoneMatch string
+		status              int
+		body                string
+	}{
+		{"br, gzip", br, http.StatusNotModified, ""},
+		{"br, gzip", `"other", W/` + br, http.StatusNotModified, ""},
+		{"br, gzip", "*", http.StatusNotModified, ""},
+		{"gzip", br, http.StatusOK, "gzip"}, // the brotli copy's tag does not match the gzip copy
+		{"br, gzip", `"stale"`, http.StatusOK, "brotli!"},
+	} {
+		res := get(c.accept, c.ifNoneMatch)
+		body, _ := io.ReadAll(res.Body)
+		if res.StatusCode != c.status || string(body) != c.body {
+			t.Errorf("Accept-Encoding %q, If-None-Match %q: %d %q, want %d %q", c.accept, c.ifNoneMatch, res.StatusCode, body, c.status, c.body)
 		}
 	}
 }

@@ -55,8 +55,14 @@ func testLabNavigation(p *page) {
 	}
 	p.waitText("#nav-playground", "Playground")
 	p.waitCount(".lane[id^=lane-]", 3)
+	if got := p.eval(`document.title`); got != "Comparison lab: rate-limiting strategies side by side" {
+		p.t.Errorf("the lab's title is %q", got)
+	}
 	if got := p.followLink("#nav-playground", "Rate limiter playground"); !slices.Equal(got, []string{"/web/app.wasm"}) {
 		p.t.Errorf("the playground loaded the wasm %q, want only /web/app.wasm", got)
+	}
+	if got := p.eval(`document.title`); got != "Rate limiter playground: token bucket and sliding window log" {
+		p.t.Errorf("the playground's title is %q", got)
 	}
 	p.waitText("#nav-lab", "Comparison lab")
 	if got := p.followLink("#nav-lab", "Comparison lab"); !slices.Equal(got, []string{"/web/lab.wasm"}) {

@@ -248,6 +248,9 @@ func testLessons(p *page) {
 		p.t.Errorf("/learn loaded the wasm %q, want only /web/learn.wasm", got)
 	}
 	p.waitCount("#lesson-list li", 7)
+	if got := p.eval(`document.title`); got != "Learn rate limiting: lessons, inspector, quiz and drill cards" {
+		p.t.Errorf("the lessons' title is %q", got)
+	}
 	for i, c := range lessonChecks {
 		p.click("#lesson-link-" + c.id)
 		p.waitAttrOf("#lesson", "data-lesson", c.id)
