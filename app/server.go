@@ -82,7 +82,19 @@ func newHandler(version string) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return precompressedFiles(trimPageSlash(appJS)), nil
+	return precompressedFiles(trimPageSlash(noWebListing(appJS))), nil
+}
+
+// noWebListing answers 404 for a folder under /web/: go-app serves web/
+// with http.FileServer, which would list the folder's files.
+func noWebListing(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/web/") && strings.HasSuffix(r.URL.Path, "/") || r.URL.Path == "/web" {
+			http.NotFound(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // startWasmJS is an inline script for the page's head: it picks the wasm of

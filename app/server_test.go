@@ -167,3 +167,17 @@ func TestStartWasm(t *testing.T) {
 		t.Error("app.js still fetches web/app.wasm itself")
 	}
 }
+
+func TestNoWebListing(t *testing.T) {
+	h := noWebListing(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "next") }))
+	for path, want := range map[string]int{
+		"/web/": 404, "/web": 404, "/web/data/": 404, "/web/src/": 404,
+		"/web/app.css": 200, "/web/data/README.md": 200, "/": 200, "/lab": 200, "/webby/": 200,
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		if rec.Code != want {
+			t.Errorf("GET %s: %d, want %d", path, rec.Code, want)
+		}
+	}
+}
