@@ -108,20 +108,20 @@ func FormatRetry(d time.Duration) string {
 		return "never"
 	}
 	cs := (d + 10*time.Millisecond - 1) / (10 * time.Millisecond)
-	return fmt.Sprintf("%d.%02d s", cs/100, cs%100)
+	return fmt.Sprintf("%d.%02d s", int64(cs/100), int64(cs%100)) // int64: fmt formats a Duration with %d by reflection
 }
 
 // FormatClock formats a simulated instant in seconds with milliseconds,
 // rounded down: "12.345 s".
 func FormatClock(t limiter.Instant) string {
 	ms := t / time.Millisecond
-	return fmt.Sprintf("%d.%03d s", ms/1000, ms%1000)
+	return fmt.Sprintf("%d.%03d s", int64(ms/1000), int64(ms%1000)) // int64: see FormatRetry
 }
 
 // FormatWindow formats a window length: "500 ms", "1 s", "2.5 s".
 func FormatWindow(d time.Duration) string {
 	if d < time.Second {
-		return fmt.Sprintf("%d ms", d/time.Millisecond)
+		return strconv.FormatInt(int64(d/time.Millisecond), 10) + " ms"
 	}
 	return num(d.Seconds()) + " s"
 }

@@ -75,13 +75,16 @@ func (s Setup) Values() url.Values {
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 func encodeConfig(c limiter.Config) string {
+	// Joined by hand: fmt formats a named string type such as Kind by
+	// reflection, code the page would otherwise compile at start-up.
+	k := string(c.Kind)
 	switch c.Kind {
 	case limiter.KindTokenBucket, limiter.KindGCRA:
-		return fmt.Sprintf("%s,%s,%d", c.Kind, ftoa(c.Rate), c.Burst)
+		return k + "," + ftoa(c.Rate) + "," + strconv.Itoa(c.Burst)
 	case limiter.KindLeakyBucket:
-		return fmt.Sprintf("%s,%d,%s", c.Kind, c.Capacity, c.LeakInterval)
+		return k + "," + strconv.Itoa(c.Capacity) + "," + c.LeakInterval.String()
 	}
-	return fmt.Sprintf("%s,%d,%s", c.Kind, c.Limit, c.Window)
+	return k + "," + strconv.Itoa(c.Limit) + "," + c.Window.String()
 }
 
 func encodeClient(c Client) string {
