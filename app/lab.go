@@ -72,15 +72,7 @@ func (p *lab) OnDismount() {
 
 func (p *lab) Render() app.UI {
 	return app.Elem("div").Class("page lab-page").Body(
-		app.Elem("header").Class("top").Body(
-			app.ElemSelfClosing("img").Class("logo").Attr("src", "/web/icon.svg").Attr("alt", ""),
-			app.Elem("div").Class("top-text").Body(
-				app.Elem("h1").Text("Comparison lab"),
-				app.Elem("p").Class("tagline").Text("Line up rate-limiting strategies, send them the identical stream of requests, and see every difference."),
-			),
-			navLinks("lab"),
-			&siteTools{},
-		),
+		pageHeader("lab", "Comparison lab", "Line up rate-limiting strategies, send them the identical stream of requests, and see every difference."),
 		app.If(len(p.m.linkErrs) > 0,
 			app.Elem("div").ID("link-errors").Class("banner").Role("alert").Body(
 				app.Elem("strong").Text("This link had problems; those parts use their defaults:"),
@@ -96,6 +88,21 @@ func (p *lab) Render() app.UI {
 		app.Elem("footer").Class("foot").Body(
 			app.Text("Every lane is a real strategy from the ratelab limiter package, compiled to WebAssembly, fed exactly the same requests on a simulated clock. Keyboard: Space sends a request."),
 		),
+	)
+}
+
+// pageHeader is the top of every page: the logo, the page's heading and
+// tagline, the links to the pages (current, a key of pages, marked as the
+// one shown) and the site tools.
+func pageHeader(current, heading, tagline string) app.UI {
+	return app.Elem("header").Class("top").Body(
+		app.ElemSelfClosing("img").Class("logo").Attr("src", "/web/icon.svg").Attr("alt", ""),
+		app.Elem("div").Class("top-text").Body(
+			app.Elem("h1").Text(heading),
+			app.Elem("p").Class("tagline").Text(tagline),
+		),
+		navLinks(current),
+		&siteTools{},
 	)
 }
 

@@ -130,15 +130,7 @@ func (p *learn) Render() app.UI {
 		body = p.lessons()
 	}
 	return app.Elem("div").Class("page learn-page").Body(
-		app.Elem("header").Class("top").Body(
-			app.ElemSelfClosing("img").Class("logo").Attr("src", "/web/icon.svg").Attr("alt", ""),
-			app.Elem("div").Class("top-text").Body(
-				app.Elem("h1").Text("Learn rate limiting"),
-				app.Elem("p").Class("tagline").Text("Guided lessons on the real limiter, a predict-then-reveal quiz, and interview drill cards. Every number is worked out by the limiter itself."),
-			),
-			navLinks("learn"),
-			&siteTools{},
-		),
+		pageHeader("learn", "Learn rate limiting", "Guided lessons on the real limiter, a predict-then-reveal quiz, and interview drill cards. Every number is worked out by the limiter itself."),
 		app.Elem("nav").Class("tabs").Aria("label", "Learn sections").Body(
 			p.tab(modeLessons, "/learn", "Guided lessons"),
 			p.tab(modeQuiz, "/learn?mode=quiz", "Quiz: predict, then reveal"),

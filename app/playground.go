@@ -71,15 +71,7 @@ func typing(e app.Event) bool {
 
 func (p *playground) Render() app.UI {
 	return app.Elem("div").Class("page").Body(
-		app.Elem("header").Class("top").Body(
-			app.ElemSelfClosing("img").Class("logo").Attr("src", "/web/icon.svg").Attr("alt", ""),
-			app.Elem("div").Class("top-text").Body(
-				app.Elem("h1").Text("Rate limiter playground"),
-				app.Elem("p").Class("tagline").Text("Send requests to a real token bucket or sliding window log and watch each decision: allowed or denied, and when to retry."),
-			),
-			navLinks("playground"),
-			&siteTools{},
-		),
+		pageHeader("playground", "Rate limiter playground", "Send requests to a real token bucket or sliding window log and watch each decision: allowed or denied, and when to retry."),
 		app.Elem("main").Class("layout").Body(
 			&controls{Sim: p.sim},
 			&view{Sim: p.sim},
