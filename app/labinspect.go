@@ -158,16 +158,19 @@ func (m *labModel) openInspector() {
 
 // labDecisionLabel names decision g of the run: "request 3 (alice) at 1.20 s: denied".
 func labDecisionLabel(g int64, rec sim.Record) string {
-	s := "request " + strconv.FormatInt(g+1, 10) + " (" + rec.Client + ") at " + secs2(rec.At) + ": "
-	if rec.Allowed {
-		s += "allowed"
-		if rec.Delay > 0 {
-			s += ", waits " + secs2(rec.Delay)
-		}
-	} else {
-		s += "denied"
+	return "request " + strconv.FormatInt(g+1, 10) + " (" + rec.Client + ") at " + secs2(rec.At) + ": " + verdictText(rec)
+}
+
+// verdictText is a decision in words: "allowed", "allowed, waits 0.50 s"
+// (a leaky bucket's queue) or "denied".
+func verdictText(rec sim.Record) string {
+	if !rec.Allowed {
+		return "denied"
 	}
-	return s
+	if rec.Delay > 0 {
+		return "allowed, waits " + secs2(rec.Delay)
+	}
+	return "allowed"
 }
 
 // onStripClick selects the decision nearest the click in lane i's strip

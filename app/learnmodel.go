@@ -204,16 +204,7 @@ func explainRecord(ln *sim.Lane, k int) (explain.Explanation, sim.Record, error)
 
 // markLabel is a request mark's accessible name: "request 7 at 1.20 s: denied".
 func markLabel(k int, rec sim.Record) string {
-	s := "request " + strconv.Itoa(k+1) + " at " + secs2(rec.At) + ": "
-	if rec.Allowed {
-		s += "allowed"
-		if rec.Delay > 0 {
-			s += ", waits " + secs2(rec.Delay)
-		}
-	} else {
-		s += "denied"
-	}
-	return s
+	return "request " + strconv.Itoa(k+1) + " at " + secs2(rec.At) + ": " + verdictText(rec)
 }
 
 // secs2 formats an instant or duration in seconds with two decimals: "1.20 s".
