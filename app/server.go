@@ -147,7 +147,10 @@ func pageWasmJS(h *app.Handler) (http.Handler, error) {
 	// The loading label shows no {progress}, so nothing is lost by not
 	// reporting the download's progress.
 	js = strings.Replace(js, instantiate, `{ instance: await WebAssembly.instantiate(await ratelabWasm, go.importObject) };`, 1)
-	etag := `"` + rec.Header().Get("ETag") + `-pages"`
+	// The tag follows the served text, so a change here reaches browsers
+	// that cached the previous app.js.
+	sum := sha256.Sum256([]byte(js))
+	etag := `"` + strings.Trim(rec.Header().Get("ETag"), `"`) + "-" + hex.EncodeToString(sum[:6]) + `"`
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/app.js" && r.URL.Path != "/goapp.js" {
 			h.ServeHTTP(w, r)

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -165,6 +167,21 @@ func TestStartWasm(t *testing.T) {
 	}
 	if strings.Contains(js, "fetchWithProgress(\"/web/app.wasm\"") {
 		t.Error("app.js still fetches web/app.wasm itself")
+	}
+	// app.js revalidates against a tag that follows its text.
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
+	etag := rec.Header().Get("ETag")
+	sum := sha256.Sum256([]byte(js))
+	if !strings.HasSuffix(etag, "-"+hex.EncodeToString(sum[:6])+`"`) {
+		t.Errorf("app.js ETag %q does not end with the hash of its text", etag)
+	}
+	req := httptest.NewRequest(http.MethodGet, "/app.js", nil)
+	req.Header.Set("If-None-Match", etag)
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusNotModified {
+		t.Errorf("app.js with If-None-Match %s: status %d, want 304", etag, rec.Code)
 	}
 }
 
