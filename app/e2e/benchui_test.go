@@ -12,7 +12,6 @@ package e2e
 import (
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -79,15 +78,6 @@ func testWasmBytes(t *testing.T, base, hello string) {
 			r, ours, floor, float64(oursRaw)/1e6, float64(floorRaw)/1e6, float64(oursGz)/float64(floorGz), oursGz, floorGz),
 			"≤ 1.10×", r <= 1.10)
 	}
-}
-
-func fileSize(t *testing.T, name string) int64 {
-	t.Helper()
-	fi, err := os.Stat(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fi.Size()
 }
 
 // testFirstRequest: time from navigation until the first request can be

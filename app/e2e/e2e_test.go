@@ -248,13 +248,7 @@ func testAutofire(p *page) {
 // compiling its own wasm, and app.js instantiates that module.
 func testWasmEncodings(t *testing.T, base string) {
 	for _, name := range []string{"app.wasm", "lab.wasm", "learn.wasm"} {
-		size := func(suffix string) int64 {
-			fi, err := os.Stat(filepath.Join(repoRoot, "web", name+suffix))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return fi.Size()
-		}
+		size := func(suffix string) int64 { return fileSize(t, filepath.Join(repoRoot, "web", name+suffix)) }
 		for _, c := range []struct {
 			accept, encoding string
 			size             int64
@@ -298,6 +292,16 @@ func testWasmEncodings(t *testing.T, base string) {
 	if js := get("/app.js"); !strings.Contains(js, "await WebAssembly.instantiate(await ratelabWasm, go.importObject)") {
 		t.Error("app.js does not instantiate the module the head started")
 	}
+}
+
+// fileSize is the size of the file name, which must exist.
+func fileSize(t *testing.T, name string) int64 {
+	t.Helper()
+	fi, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
 }
 
 // addMs adds ms to a clock text "t = 1.234 s".
