@@ -107,15 +107,33 @@ func FormatRetry(d time.Duration) string {
 	if d == limiter.Never {
 		return "never"
 	}
-	cs := (d + 10*time.Millisecond - 1) / (10 * time.Millisecond)
-	return fmt.Sprintf("%d.%02d s", int64(cs/100), int64(cs%100)) // int64: fmt formats a Duration with %d by reflection
+	cs := int64((d + 10*time.Millisecond - 1) / (10 * time.Millisecond))
+	return fixed(cs, 100) + " s"
 }
 
 // FormatClock formats a simulated instant in seconds with milliseconds,
 // rounded down: "12.345 s".
 func FormatClock(t limiter.Instant) string {
-	ms := t / time.Millisecond
-	return fmt.Sprintf("%d.%03d s", int64(ms/1000), int64(ms%1000)) // int64: see FormatRetry
+	return fixed(int64(t/time.Millisecond), 1000) + " s"
+}
+
+// fixed formats n/unit (unit a power of ten) with as many decimals as unit
+// has zeros: fixed(1234, 1000) is "1.234", fixed(-5, 100) "-0.05". Written
+// out, not with fmt: the clock and the states are formatted every frame, and
+// fmt is a large function for V8 to compile and then optimise while the
+// page starts.
+func fixed(n, unit int64) string {
+	var b [24]byte
+	out := b[:0]
+	if n < 0 {
+		out, n = append(out, '-'), -n
+	}
+	out = strconv.AppendInt(out, n/unit, 10)
+	out = append(out, '.')
+	for u := unit / 10; u > 1 && n%unit < u; u /= 10 {
+		out = append(out, '0')
+	}
+	return string(strconv.AppendInt(out, n%unit, 10))
 }
 
 // FormatWindow formats a window length: "500 ms", "1 s", "2.5 s".

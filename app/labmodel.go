@@ -416,7 +416,7 @@ func formatWorst(k limiter.Kind, w sim.WorstCase) string {
 	if w.Units == 0 {
 		return k.Name() + ": nothing admitted yet"
 	}
-	return fmt.Sprintf("%s: %d in %s at %s–%s s", k.Name(), w.Units, FormatWindow(w.Window), secs(w.Start), secs(w.End))
+	return k.Name() + ": " + strconv.FormatInt(int64(w.Units), 10) + " in " + FormatWindow(w.Window) + " at " + secs(w.Start) + "–" + secs(w.End) + " s"
 }
 
 // secs formats an instant in seconds with up to three decimals: 0.99, 12.
