@@ -15,6 +15,7 @@ type lab struct {
 	app.Compo
 	m          *labModel
 	releaseKey func()
+	navigated  bool // OnNav has run
 }
 
 func (p *lab) OnInit() {
@@ -26,6 +27,14 @@ func (p *lab) OnInit() {
 // OnNav restores the setup from the link: every part that is wrong falls
 // back to its default and is listed in the banner.
 func (p *lab) OnNav(ctx app.Context) {
+	first := !p.navigated
+	p.navigated = true
+	if first && ctx.Page().URL().RawQuery == "" {
+		// The default setup, which OnInit built and the page was first
+		// drawn from: building it again would redraw the controls for
+		// nothing while the page starts.
+		return
+	}
 	q, err := url.ParseQuery(ctx.Page().URL().RawQuery)
 	p.m.loadSetup(q)
 	if err != nil {
