@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"text/template"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/sim"
@@ -410,19 +411,23 @@ func shareLink(m *labModel) string {
 }
 
 // presets lists the real providers' limits with their sources.
-func (c *labControls) presets() app.UI {
-	ps := sim.Presets()
-	return app.Elem("section").Class("card").Aria("label", "Presets").Body(
-		app.Elem("h2").Text("Presets: real limits"),
-		app.Elem("p").Class("explain").Text("Add one as a lane from “+ Add a lane…”. Each cites its public source and says where it simplifies."),
-		app.Elem("ul").ID("presets").Class("presets").Body(app.Range(ps).Slice(func(i int) app.UI {
-			p := ps[i]
-			return app.Elem("li").ID("preset-"+p.ID).Body(
-				app.Elem("strong").Text(p.Name),
-				app.Elem("div").Class("mono small").Text(p.Config.String()),
-				app.Elem("div").Class("small").Body(app.Text("Source: "), app.Elem("a").Attr("href", p.Source).Attr("target", "_blank").Attr("rel", "noopener").Text(p.Source)),
-				app.Elem("details").Body(app.Elem("summary").Text("Where it simplifies"), app.Elem("p").Class("small").Text(p.Note)),
-			)
-		})),
-	)
+func (c *labControls) presets() app.UI { return app.Raw(presetsHTML()) }
+
+// presetsHTML is the card of real limits. It never changes, so it is one
+// piece of HTML the browser parses at once (app.Raw), not some fifty
+// elements for the page to create one call at a time while it starts.
+func presetsHTML() string {
+	var b strings.Builder
+	esc := template.HTMLEscapeString // text/template is in every go-app wasm; html's escaper would add strings.Replacer
+	b.WriteString(`<section class="card" aria-label="Presets"><h2>Presets: real limits</h2>` +
+		`<p class="explain">Add one as a lane from “+ Add a lane…”. Each cites its public source and says where it simplifies.</p>` +
+		`<ul id="presets" class="presets">`)
+	for _, p := range sim.Presets() {
+		b.WriteString(`<li id="preset-` + esc(p.ID) + `"><strong>` + esc(p.Name) + `</strong>` +
+			`<div class="mono small">` + esc(p.Config.String()) + `</div>` +
+			`<div class="small">Source: <a href="` + esc(p.Source) + `" target="_blank" rel="noopener">` + esc(p.Source) + `</a></div>` +
+			`<details><summary>Where it simplifies</summary><p class="small">` + esc(p.Note) + `</p></details></li>`)
+	}
+	b.WriteString(`</ul></section>`)
+	return b.String()
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
+	"text/template"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -397,13 +399,56 @@ func stateLine(st limiter.State, now sim.Instant) (string, float64) {
 // laneSVG draws the strategy's window or timestamps, the allowed and denied
 // marks (merged per column: a few paths, not one node per request), the
 // worst-case stretch, the offered and admitted rates and the state.
+//
+// It is split into small functions on purpose: it runs every frame, so V8
+// soon optimises it, and its optimising compiler takes far longer on one
+// large function than on several small ones (the lab's start-up was waiting
+// for cores busy compiling it).
 func (v *labLanes) laneSVG(i int, id string, ln *sim.Lane, l *sim.Lab, a axis, rmax float64, st limiter.State, wc sim.WorstCase) app.UI {
 	now := l.Now()
-	clampX := func(t sim.Instant) float64 { return min(max(a.x(t), 0), laneW) }
-
-	// Marks.
-	v.okCol, v.noCol = [nCols]int32{}, [nCols]int32{}
 	v.hist = ln.History(v.hist[:0])
+	okPath, noPath := v.markPaths(a)
+	off, adm, stp := v.ratePaths(ln, l, a, rmax, st)
+	band, marks := v.stateBand(st, a, now)
+	return svg("svg").ID(id+"-svg").Attr("viewBox", "0 0 600 140").Attr("width", "100%").Attr("class", "lane-svg").
+		TabIndex(0).Role("application").
+		Aria("label", "Lane "+strconv.Itoa(i+1)+" requests: ←/→ choose a request, Enter explains it (or click a mark)").
+		OnClick(v.onStripClick(i), i).OnFocus(v.onStripFocus(i), i).OnKeyDown(v.onStripKey(i), i).Body(
+		band,
+		worstBand(id, a, wc),
+		svgEl("path", "d", marks, "stroke", "#0969da", "stroke-width", "1", "stroke-dasharray", "3 2", "fill", "none"),
+		svgEl("path", "id", id+"-ok", "d", okPath, "stroke", "#1a7f37", "stroke-width", "1.8", "fill", "none", "stroke-linecap", "round"),
+		svgEl("path", "id", id+"-no", "d", noPath, "stroke", "#cf222e", "stroke-width", "1.8", "fill", "none", "stroke-linecap", "round"),
+		svgEl("rect", "x", "0", "y", "56", "width", "600", "height", "40", "fill", "#f6f8fa"), // rateTop to rateBot
+		svgEl("polyline", "points", off, "fill", "none", "stroke", "#8c959f", "stroke-width", "1.5"),
+		svgEl("polyline", "points", adm, "fill", "none", "stroke", "#1a7f37", "stroke-width", "1.5"),
+		svgEl("text", "x", "3", "y", "66", "font-size", "9", "fill", "#57606a").Text("rate /s"),
+		svgEl("rect", "x", "0", "y", "104", "width", "600", "height", "32", "fill", "#fffbf0"), // stateTop to stateBot
+		svgEl("line", "x1", "0", "x2", "600", "y1", "104", "y2", "104", "stroke", "#d4a72c", "stroke-dasharray", "3 3"),
+		svgEl("polyline", "points", stp, "fill", "none", "stroke", "#9a6700", "stroke-width", "1.5"),
+		svgEl("text", "x", "3", "y", "114", "font-size", "9", "fill", "#57606a").Text("state (max "+strconv.Itoa(st.Limit)+")"),
+		nowLine(f1(a.x(now))),
+		v.selMark(id, i, ln, v.hist, a),
+	)
+}
+
+// svgEl is an SVG element with attributes given as name, value pairs.
+func svgEl(tag string, attrs ...string) app.HTMLElem {
+	e := svg(tag)
+	for k := 0; k+1 < len(attrs); k += 2 {
+		e = e.Attr(attrs[k], attrs[k+1])
+	}
+	return e
+}
+
+func nowLine(x string) app.UI {
+	return svgEl("line", "x1", x, "x2", x, "y1", "0", "y2", "140", "stroke", "#1f2328", "stroke-width", "1")
+}
+
+// markPaths draws v.hist's allowed and denied requests on the strip, one
+// check or cross per column of markCol units.
+func (v *labLanes) markPaths(a axis) (ok, no string) {
+	v.okCol, v.noCol = [nCols]int32{}, [nCols]int32{}
 	for _, r := range v.hist {
 		if r.At < a.from || r.At > a.to {
 			continue
@@ -426,7 +471,7 @@ func (v *labLanes) laneSVG(i int, id string, ln *sim.Lane, l *sim.Lab, a axis, r
 			b = append(b, "l2.5 3.5l5-7"...)
 		}
 	}
-	okPath := string(b)
+	ok = string(b)
 	b = b[:0]
 	for c, k := range v.noCol {
 		if k > 0 {
@@ -438,22 +483,23 @@ func (v *labLanes) laneSVG(i int, id string, ln *sim.Lane, l *sim.Lab, a axis, r
 			b = append(b, "l6 6m0-6l-6 6"...)
 		}
 	}
-	noPath := string(b)
+	v.buf = b
+	return ok, string(b)
+}
 
-	// Rates and state, one polyline each.
+// ratePaths are the polylines of the offered rate, the admitted rate and
+// the strategy's state, one point per chart bucket.
+func (v *labLanes) ratePaths(ln *sim.Lane, l *sim.Lab, a axis, rmax float64, st limiter.State) (off, adm, stp string) {
 	width := l.Options().ChartBucket
 	v.bks = ln.Buckets(v.bks[:0])
 	smax := max(float64(st.Limit), 1)
-	b = b[:0]
-	var off, adm, stp string
-	for pass := 0; pass < 3; pass++ {
-		b = b[:0]
+	var out [3]string
+	for pass := range out {
+		b := v.buf[:0]
 		for _, bk := range v.bks {
-			end := bk.Start + width
-			if end < a.from {
+			if bk.Start+width < a.from {
 				continue
 			}
-			x := a.x(bk.Start + width/2)
 			o, ad := bk.Rates(width)
 			var y float64
 			switch pass {
@@ -464,54 +510,36 @@ func (v *labLanes) laneSVG(i int, id string, ln *sim.Lane, l *sim.Lab, a axis, r
 			default:
 				y = stateBot - min(max(bk.State/smax, 0), 1)*(stateBot-stateTop)
 			}
-			b = appendF(b, x)
+			b = appendF(b, a.x(bk.Start+width/2))
 			b = append(b, ',')
 			b = appendF(b, y)
 			b = append(b, ' ')
 		}
-		switch pass {
-		case 0:
-			off = string(b)
-		case 1:
-			adm = string(b)
-		default:
-			stp = string(b)
-		}
+		out[pass] = string(b)
+		v.buf = b
 	}
+	return out[0], out[1], out[2]
+}
 
-	// The strategy's own state on the axis.
-	b = b[:0]
-	var band app.UI = app.Text("")
+// stateBand draws the strategy's own state on the strip: the window (fixed
+// window, sliding window counter), the window and its timestamps (sliding
+// window log), or TAT against now (GCRA); marks is the path of the window
+// boundaries, timestamps or TAT.
+func (v *labLanes) stateBand(st limiter.State, a axis, now sim.Instant) (band app.UI, marks string) {
+	b := v.buf[:0]
+	band = app.Text("")
 	switch st.Kind {
 	case limiter.KindFixedWindow, limiter.KindSlidingWindowCounter:
-		// Window boundaries.
-		if st.Window > 0 {
-			start := st.WindowStart - (st.WindowStart-a.from)/st.Window*st.Window
-			if start > a.from {
-				start -= st.Window
-			}
-			n := 0
-			for t := start; t <= a.to && n < 400; t += st.Window {
-				if t >= a.from {
-					b = append(b, 'M')
-					b = appendF(b, a.x(t))
-					b = append(b, " 2V"...)
-					b = appendF(b, stripBot)
-				}
-				n++
-			}
-		}
-		x0, x1 := clampX(st.WindowStart), clampX(st.WindowStart+st.Window)
+		b = windowLines(b, st, a)
+		x0, x1 := st.WindowStart, st.WindowStart+st.Window
 		fill := "#ddf4ff"
 		if st.Kind == limiter.KindSlidingWindowCounter {
 			// The sliding window [now − W, now) over the two fixed ones.
-			x0, x1 = clampX(now-st.Window), clampX(now)
-			fill = "#fbefff"
+			x0, x1, fill = now-st.Window, now, "#fbefff"
 		}
-		band = svg("rect").Attr("x", f1(x0)).Attr("y", 2).Attr("width", f1(max(x1-x0, 0))).Attr("height", stripBot-2).Attr("fill", fill)
+		band = stripRect(a, x0, x1, 0, "46", fill) // to stripBot
 	case limiter.KindSlidingWindowLog:
-		x0, x1 := clampX(now-st.Window), clampX(now)
-		band = svg("rect").Attr("x", f1(x0)).Attr("y", 2).Attr("width", f1(max(x1-x0, 0))).Attr("height", stripBot-2).Attr("fill", "#ddf4ff")
+		band = stripRect(a, now-st.Window, now, 0, "46", "#ddf4ff")
 		for _, t := range st.Log {
 			if t >= a.from && t <= a.to {
 				b = append(b, 'M')
@@ -520,44 +548,55 @@ func (v *labLanes) laneSVG(i int, id string, ln *sim.Lane, l *sim.Lab, a axis, r
 			}
 		}
 	case limiter.KindGCRA:
-		// TAT against now.
-		x0, x1 := clampX(now), clampX(st.TAT)
 		if st.TAT > now {
-			band = svg("rect").Attr("x", f1(x0)).Attr("y", 2).Attr("width", f1(max(x1-x0, 1))).Attr("height", 8).Attr("fill", "#fff1e5")
+			band = stripRect(a, now, st.TAT, 1, "8", "#fff1e5")
 		}
 		b = append(b, 'M')
-		b = appendF(b, clampX(st.TAT))
+		b = appendF(b, min(max(a.x(st.TAT), 0), laneW))
 		b = append(b, " 2V"...)
 		b = appendF(b, stripBot)
 	}
-	marks := string(b)
 	v.buf = b
+	return band, string(b)
+}
 
+// windowLines appends the path of the window boundaries on the axis.
+func windowLines(b []byte, st limiter.State, a axis) []byte {
+	if st.Window <= 0 {
+		return b
+	}
+	start := st.WindowStart - (st.WindowStart-a.from)/st.Window*st.Window
+	if start > a.from {
+		start -= st.Window
+	}
+	n := 0
+	for t := start; t <= a.to && n < 400; t += st.Window {
+		if t >= a.from {
+			b = append(b, 'M')
+			b = appendF(b, a.x(t))
+			b = append(b, " 2V"...)
+			b = appendF(b, stripBot)
+		}
+		n++
+	}
+	return b
+}
+
+// stripRect is the band from t0 to t1 at the top of the strip, at least
+// minW units wide.
+func stripRect(a axis, t0, t1 sim.Instant, minW float64, height, fill string) app.UI {
+	x0, x1 := min(max(a.x(t0), 0), laneW), min(max(a.x(t1), 0), laneW)
+	return svgEl("rect", "x", f1(x0), "y", "2", "width", f1(max(x1-x0, minW)), "height", height, "fill", fill)
+}
+
+// worstBand marks the worst-case stretch, when it is on the axis.
+func worstBand(id string, a axis, wc sim.WorstCase) app.UI {
 	wx0, wx1 := a.x(wc.Start), a.x(wc.End)
-	showWorst := wc.Units > 0 && wx1 >= 0 && wx0 <= laneW
-	nowX := f1(a.x(now))
-	sel := v.selMark(id, i, ln, v.hist, a)
-	return svg("svg").ID(id+"-svg").Attr("viewBox", "0 0 600 140").Attr("width", "100%").Attr("class", "lane-svg").
-		TabIndex(0).Role("application").
-		Aria("label", "Lane "+strconv.Itoa(i+1)+" requests: ←/→ choose a request, Enter explains it (or click a mark)").
-		OnClick(v.onStripClick(i), i).OnFocus(v.onStripFocus(i), i).OnKeyDown(v.onStripKey(i), i).Body(
-		band,
-		app.If(showWorst, svg("rect").ID(id+"-worst-band").Attr("x", f1(max(wx0, 0))).Attr("y", stripTop-2).Attr("width", f1(max(min(wx1, laneW)-max(wx0, 0), 2))).
-			Attr("height", stripBot-stripTop+4).Attr("fill", "#fff8c5").Attr("stroke", "#d4a72c").Attr("stroke-width", 1.5).Attr("rx", 3)),
-		svg("path").Attr("d", marks).Attr("stroke", "#0969da").Attr("stroke-width", 1).Attr("stroke-dasharray", "3 2").Attr("fill", "none"),
-		svg("path").ID(id+"-ok").Attr("d", okPath).Attr("stroke", "#1a7f37").Attr("stroke-width", 1.8).Attr("fill", "none").Attr("stroke-linecap", "round"),
-		svg("path").ID(id+"-no").Attr("d", noPath).Attr("stroke", "#cf222e").Attr("stroke-width", 1.8).Attr("fill", "none").Attr("stroke-linecap", "round"),
-		svg("rect").Attr("x", 0).Attr("y", rateTop).Attr("width", laneW).Attr("height", rateBot-rateTop).Attr("fill", "#f6f8fa"),
-		svg("polyline").Attr("points", off).Attr("fill", "none").Attr("stroke", "#8c959f").Attr("stroke-width", 1.5),
-		svg("polyline").Attr("points", adm).Attr("fill", "none").Attr("stroke", "#1a7f37").Attr("stroke-width", 1.5),
-		svg("text").Attr("x", 3).Attr("y", rateTop+10).Attr("font-size", 9).Attr("fill", "#57606a").Text("rate /s"),
-		svg("rect").Attr("x", 0).Attr("y", stateTop).Attr("width", laneW).Attr("height", stateBot-stateTop).Attr("fill", "#fffbf0"),
-		svg("line").Attr("x1", 0).Attr("x2", laneW).Attr("y1", stateTop).Attr("y2", stateTop).Attr("stroke", "#d4a72c").Attr("stroke-dasharray", "3 3"),
-		svg("polyline").Attr("points", stp).Attr("fill", "none").Attr("stroke", "#9a6700").Attr("stroke-width", 1.5),
-		svg("text").Attr("x", 3).Attr("y", stateTop+10).Attr("font-size", 9).Attr("fill", "#57606a").Text("state (max "+strconv.Itoa(st.Limit)+")"),
-		svg("line").Attr("x1", nowX).Attr("x2", nowX).Attr("y1", 0).Attr("y2", laneH).Attr("stroke", "#1f2328").Attr("stroke-width", 1),
-		sel,
-	)
+	if wc.Units <= 0 || wx1 < 0 || wx0 > laneW {
+		return nil
+	}
+	return svgEl("rect", "id", id+"-worst-band", "x", f1(max(wx0, 0)), "y", "10", "width", f1(max(min(wx1, laneW)-max(wx0, 0), 2)),
+		"height", "40", "fill", "#fff8c5", "stroke", "#d4a72c", "stroke-width", "1.5", "rx", "3")
 }
 
 func appendF(b []byte, x float64) []byte {
@@ -766,41 +805,40 @@ func (t *labTotals) Render() app.UI {
 	if s == nil {
 		return app.Elem("section").Class("card totals")
 	}
-	cell := func(c sim.Counts) app.UI {
-		return app.Elem("td").Class("num-cell").Body(
-			app.Elem("span").Class("ok").Text(strconv.FormatInt(c.Allowed, 10)),
-			app.Elem("span").Class("sep").Text(" / "),
-			app.Elem("span").Class("no").Text(strconv.FormatInt(c.Denied, 10)),
-		)
-	}
-	head := []app.UI{app.Elem("th").Text("client")}
-	for _, n := range s.Lanes {
-		head = append(head, app.Elem("th").Text(n))
-	}
-	total := []app.UI{app.Elem("th").Text("all " + plural(s.Clients, "client"))}
-	for _, c := range s.Totals {
-		total = append(total, cell(c))
-	}
-	top := []app.UI{app.Elem("th").Text("throttles most")}
-	for _, x := range s.Top {
-		top = append(top, app.Elem("td").Class("small").Text(x))
-	}
-	rows := []app.UI{app.Elem("tr").Class("total").Body(total...), app.Elem("tr").Class("top").Body(top...)}
-	for _, r := range s.Rows {
-		tds := []app.UI{app.Elem("th").Class("mono").Text(r.Client)}
-		for _, c := range r.Cells {
-			tds = append(tds, cell(c))
-		}
-		rows = append(rows, app.Elem("tr").Body(tds...))
+	// Plain HTML (app.Raw): the table has no controls, changes a few times
+	// a second at most, and the browser parses it at once instead of the
+	// page creating each cell with its own calls.
+	esc := template.HTMLEscapeString
+	var b strings.Builder
+	cell := func(c sim.Counts) {
+		b.WriteString(`<td class="num-cell"><span class="ok">` + strconv.FormatInt(c.Allowed, 10) + `</span><span class="sep"> / </span><span class="no">` +
+			strconv.FormatInt(c.Denied, 10) + `</span></td>`)
 	}
 	more := ""
 	if s.Clients > len(s.Rows) {
 		more = " (the " + strconv.Itoa(len(s.Rows)) + " denied most of " + strconv.Itoa(s.Clients) + ")"
 	}
-	return app.Elem("section").Class("card totals").Aria("label", "Per-client totals").Body(
-		app.Elem("h2").Text("Per-client totals: allowed / denied"+more),
-		app.Elem("div").Class("table-wrap").Body(
-			app.Elem("table").ID("totals").Body(app.Elem("thead").Body(app.Elem("tr").Body(head...)), app.Elem("tbody").Body(rows...)),
-		),
-	)
+	b.WriteString(`<section class="card totals" aria-label="Per-client totals"><h2>Per-client totals: allowed / denied` + esc(more) +
+		`</h2><div class="table-wrap"><table id="totals"><thead><tr><th>client</th>`)
+	for _, n := range s.Lanes {
+		b.WriteString(`<th>` + esc(n) + `</th>`)
+	}
+	b.WriteString(`</tr></thead><tbody><tr class="total"><th>all ` + esc(plural(s.Clients, "client")) + `</th>`)
+	for _, c := range s.Totals {
+		cell(c)
+	}
+	b.WriteString(`</tr><tr class="top"><th>throttles most</th>`)
+	for _, x := range s.Top {
+		b.WriteString(`<td class="small">` + esc(x) + `</td>`)
+	}
+	b.WriteString(`</tr>`)
+	for _, r := range s.Rows {
+		b.WriteString(`<tr><th class="mono">` + esc(r.Client) + `</th>`)
+		for _, c := range r.Cells {
+			cell(c)
+		}
+		b.WriteString(`</tr>`)
+	}
+	b.WriteString(`</tbody></table></div></section>`)
+	return app.Raw(b.String())
 }
