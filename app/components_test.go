@@ -2,10 +2,13 @@ package main
 
 import (
 	"regexp"
+	"strings"
 	"testing"
+	"text/template"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/limiter"
 )
 
@@ -118,4 +121,49 @@ func TestPlaygroundHasStableIDs(t *testing.T) {
 		"pause":          "Pause clock",
 		"level":          "5.00",
 	})
+}
+
+// The totals table is plain HTML (app.Raw): its cells carry the counts, and
+// names from a link or a trace file are text, never markup.
+func TestLabTotalsHTML(t *testing.T) {
+	snap := &totalsSnap{
+		Lanes:   []string{"#1 fixed window", "#2 token bucket"},
+		Totals:  []sim.Counts{{Allowed: 7, Denied: 3}, {Allowed: 9, Denied: 1}},
+		Top:     []string{`<b>&"'x: 3 of 5 denied`, "nobody denied"},
+		Clients: 12,
+		Rows: []totalsRow{
+			{Client: `<b>&"'x`, Cells: []sim.Counts{{Allowed: 2, Denied: 3}, {Allowed: 5, Denied: 0}}},
+		},
+	}
+	html := mount(t, &labTotals{Snap: snap})
+	for _, want := range []string{
+		`<h2>Per-client totals: allowed / denied (the 1 denied most of 12)</h2>`,
+		`<tr class="total"><th>all 12 clients</th><td class="num-cell"><span class="ok">7</span><span class="sep"> / </span><span class="no">3</span></td><td class="num-cell"><span class="ok">9</span><span class="sep"> / </span><span class="no">1</span></td></tr>`,
+		`<tr class="top"><th>throttles most</th><td class="small">&lt;b&gt;&amp;&#34;&#39;x: 3 of 5 denied</td><td class="small">nobody denied</td></tr>`,
+		`<tr><th class="mono">&lt;b&gt;&amp;&#34;&#39;x</th><td class="num-cell"><span class="ok">2</span><span class="sep"> / </span><span class="no">3</span></td>`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("totals HTML lacks %s\nin %s", want, html)
+		}
+	}
+	if strings.Contains(html, "<b>") {
+		t.Errorf("a client name became markup: %s", html)
+	}
+}
+
+// The presets card lists every preset with its source, as plain HTML.
+func TestPresetsHTML(t *testing.T) {
+	html := presetsHTML()
+	for _, p := range sim.Presets() {
+		want := `<li id="preset-` + p.ID + `"><strong>` + template.HTMLEscapeString(p.Name) + `</strong><div class="mono small">` + template.HTMLEscapeString(p.Config.String()) + `</div>`
+		if !strings.Contains(html, want) {
+			t.Errorf("presets HTML lacks %s", want)
+		}
+		if !strings.Contains(html, `href="`+p.Source+`" target="_blank" rel="noopener">`) {
+			t.Errorf("presets HTML lacks the link to %s", p.Source)
+		}
+	}
+	if n := strings.Count(html, "<li "); n != len(sim.Presets()) {
+		t.Errorf("%d presets listed, want %d", n, len(sim.Presets()))
+	}
 }
