@@ -5,8 +5,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
-	"text/template"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -805,40 +803,41 @@ func (t *labTotals) Render() app.UI {
 	if s == nil {
 		return app.Elem("section").Class("card totals")
 	}
-	// Plain HTML (app.Raw): the table has no controls, changes a few times
-	// a second at most, and the browser parses it at once instead of the
-	// page creating each cell with its own calls.
-	esc := template.HTMLEscapeString
-	var b strings.Builder
-	cell := func(c sim.Counts) {
-		b.WriteString(`<td class="num-cell"><span class="ok">` + strconv.FormatInt(c.Allowed, 10) + `</span><span class="sep"> / </span><span class="no">` +
-			strconv.FormatInt(c.Denied, 10) + `</span></td>`)
+	cell := func(c sim.Counts) app.UI {
+		return app.Elem("td").Class("num-cell").Body(
+			app.Elem("span").Class("ok").Text(strconv.FormatInt(c.Allowed, 10)),
+			app.Elem("span").Class("sep").Text(" / "),
+			app.Elem("span").Class("no").Text(strconv.FormatInt(c.Denied, 10)),
+		)
+	}
+	head := []app.UI{app.Elem("th").Text("client")}
+	for _, n := range s.Lanes {
+		head = append(head, app.Elem("th").Text(n))
+	}
+	total := []app.UI{app.Elem("th").Text("all " + plural(s.Clients, "client"))}
+	for _, c := range s.Totals {
+		total = append(total, cell(c))
+	}
+	top := []app.UI{app.Elem("th").Text("throttles most")}
+	for _, x := range s.Top {
+		top = append(top, app.Elem("td").Class("small").Text(x))
+	}
+	rows := []app.UI{app.Elem("tr").Class("total").Body(total...), app.Elem("tr").Class("top").Body(top...)}
+	for _, r := range s.Rows {
+		tds := []app.UI{app.Elem("th").Class("mono").Text(r.Client)}
+		for _, c := range r.Cells {
+			tds = append(tds, cell(c))
+		}
+		rows = append(rows, app.Elem("tr").Body(tds...))
 	}
 	more := ""
 	if s.Clients > len(s.Rows) {
 		more = " (the " + strconv.Itoa(len(s.Rows)) + " denied most of " + strconv.Itoa(s.Clients) + ")"
 	}
-	b.WriteString(`<section class="card totals" aria-label="Per-client totals"><h2>Per-client totals: allowed / denied` + esc(more) +
-		`</h2><div class="table-wrap"><table id="totals"><thead><tr><th>client</th>`)
-	for _, n := range s.Lanes {
-		b.WriteString(`<th>` + esc(n) + `</th>`)
-	}
-	b.WriteString(`</tr></thead><tbody><tr class="total"><th>all ` + esc(plural(s.Clients, "client")) + `</th>`)
-	for _, c := range s.Totals {
-		cell(c)
-	}
-	b.WriteString(`</tr><tr class="top"><th>throttles most</th>`)
-	for _, x := range s.Top {
-		b.WriteString(`<td class="small">` + esc(x) + `</td>`)
-	}
-	b.WriteString(`</tr>`)
-	for _, r := range s.Rows {
-		b.WriteString(`<tr><th class="mono">` + esc(r.Client) + `</th>`)
-		for _, c := range r.Cells {
-			cell(c)
-		}
-		b.WriteString(`</tr>`)
-	}
-	b.WriteString(`</tbody></table></div></section>`)
-	return app.Raw(b.String())
+	return app.Elem("section").Class("card totals").Aria("label", "Per-client totals").Body(
+		app.Elem("h2").Text("Per-client totals: allowed / denied"+more),
+		app.Elem("div").Class("table-wrap").Body(
+			app.Elem("table").ID("totals").Body(app.Elem("thead").Body(app.Elem("tr").Body(head...)), app.Elem("tbody").Body(rows...)),
+		),
+	)
 }
