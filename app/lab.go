@@ -63,6 +63,7 @@ func (p *lab) OnMount(ctx app.Context) {
 		e.PreventDefault()
 		if !e.Get("repeat").Bool() {
 			p.m.fire(1)
+			p.m.controlsChanged() // a message about sending shows there
 		}
 	})
 	up := app.Window().AddEventListener("keyup", func(ctx app.Context, e app.Event) {
@@ -139,6 +140,7 @@ func loadNASA(ctx app.Context, m *labModel) {
 				m.setErr("trace", err)
 				m.traceLabel = ""
 				m.changed()
+				m.controlsChanged()
 				return
 			}
 			t, err := sim.ParseTrace("nasa", []byte(text))
@@ -152,6 +154,7 @@ func loadNASA(ctx app.Context, m *labModel) {
 				m.traceLabel = ""
 			}
 			m.changed()
+			m.controlsChanged() // the trace card shows what is replayed
 		})
 	})
 }

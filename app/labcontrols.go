@@ -25,6 +25,9 @@ type labControls struct {
 	copied    bool
 }
 
+func (c *labControls) OnMount(ctx app.Context) { c.M.redrawControls = c.Update }
+func (c *labControls) OnDismount()             { c.M.redrawControls = nil }
+
 func (c *labControls) Render() app.UI {
 	m := c.M
 	s := m.lab.Setup()

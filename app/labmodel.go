@@ -51,6 +51,18 @@ type labModel struct {
 	// inspector (nil when closed).
 	sel  labSel
 	insp *labInsp
+
+	// redrawControls redraws the left column (set while it is mounted). The
+	// column redraws by itself after its own events; changes made elsewhere
+	// (the lane buttons, a trace arriving, Space) call controlsChanged.
+	redrawControls func()
+}
+
+// controlsChanged redraws the left column after a change it did not make.
+func (m *labModel) controlsChanged() {
+	if m.redrawControls != nil {
+		m.redrawControls()
+	}
 }
 
 func newLabModel() *labModel {
@@ -298,6 +310,7 @@ func (m *labModel) laneAction(i int, act string) {
 	clear(m.errs)
 	m.setErr("lanes", err)
 	m.changed()
+	m.controlsChanged() // the lane count, "+ Add a lane…" and the lanes' message are there
 }
 
 // addLane appends a lane: a preset's, or kind on the same budget.

@@ -41,6 +41,7 @@ func TestLab(t *testing.T) {
 	t.Run("QuizOnThisSetup", func(t *testing.T) { p.t = t; testLabQuiz(p) })
 	t.Run("InspectorOnLane", func(t *testing.T) { p.t = t; testLabInspector(p) })
 	t.Run("InspectorEveryStrategy", func(t *testing.T) { p.t = t; testLabInspectorEveryKind(p) })
+	t.Run("ColumnFollowsChanges", func(t *testing.T) { p.t = t; testLabColumnFollows(p) })
 }
 
 // testLabNavigation: the playground links to the lab and back; each page
@@ -69,6 +70,34 @@ func testLabNavigation(p *page) {
 		p.t.Errorf("the lab loaded the wasm %q, want only /web/lab.wasm", got)
 	}
 	p.waitCount(".lane[id^=lane-]", 3)
+}
+
+// testLabColumnFollows: the left column shows changes made elsewhere: the
+// lane buttons' lane count and "+ Add a lane…", and a trace named by the
+// link once it has arrived. The totals' "throttles most" row is a table row
+// (the page header's class "top" once made it a flex box).
+func testLabColumnFollows(p *page) {
+	f := p.fresh(p.base + "/lab")
+	f.waitText("#lane-count", "3 of 6 lanes")
+	for n := 4; n <= 6; n++ {
+		f.click("#lane-0-dup")
+		f.waitCount(".lane[id^=lane-]", n)
+		f.waitText("#lane-count", strconv.Itoa(n)+" of 6 lanes")
+	}
+	f.waitAttr("#add-lane", "disabled", "")
+	f.click("#lane-5-remove")
+	f.waitCount(".lane[id^=lane-]", 5)
+	f.waitText("#lane-count", "5 of 6 lanes")
+	f.waitAttr("#add-lane", "disabled", "null")
+	if got := f.eval(`getComputedStyle(document.querySelector("#totals tr.top")).display`); got != "table-row" {
+		f.t.Errorf("the totals' \"throttles most\" row is display %q, want table-row", got)
+	}
+
+	q := sim.DefaultSetup()
+	q.Trace = "nasa"
+	f = p.fresh(p.base + "/lab?" + q.Values().Encode())
+	f.waitText("#trace-status", "Replaying: NASA 1995 trace (20000 requests, 1656 clients)remove")
+	f.waitAttr("#run-trace", "disabled", "null")
 }
 
 // testPageAddresses: an encoded path loads the page go-app routes it to
