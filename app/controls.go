@@ -16,6 +16,11 @@ type controls struct {
 	errs    map[string]string // parameter id → message shown next to it
 	burstN  int
 	sliders []sliderPos // rendered sliders, for syncSliders
+	// moved is where the user last put each logarithmic slider. Its value
+	// keeps two significant digits, so neighbouring positions share a value;
+	// drawn back at that value's own position, the slider would undo each
+	// arrow-key step.
+	moved map[string]float64
 }
 
 type sliderPos struct {
@@ -26,6 +31,7 @@ type sliderPos struct {
 
 func (c *controls) OnInit() {
 	c.errs = map[string]string{}
+	c.moved = map[string]float64{}
 	c.burstN = 5
 }
 
@@ -137,6 +143,9 @@ func explanation(k limiter.Kind) string {
 // values, and the error of the last bad entry.
 func (c *controls) param(label string, p Param, v float64, apply func(float64) error) app.UI {
 	pos := p.SliderPos(v)
+	if at, ok := c.moved[p.ID]; ok && p.FromSlider(at) == v {
+		pos = at
+	}
 	c.sliders = append(c.sliders, sliderPos{id: p.ID, pos: pos, value: v})
 	lo, hi, step := p.Min, p.Max, p.Step
 	if p.Log {
@@ -154,6 +163,9 @@ func (c *controls) param(label string, p Param, v float64, apply func(float64) e
 					x, err := strconv.ParseFloat(fieldText(ctx.JSSrc()), 64)
 					if err != nil {
 						return
+					}
+					if p.Log {
+						c.moved[p.ID] = x
 					}
 					c.apply(ctx, p, p.FromSlider(x), apply)
 				}, p.ID),

@@ -612,6 +612,7 @@ type laneEditor struct {
 	Err  string
 
 	sliders []sliderPos
+	moved   map[string]float64 // where the user last put each slider (see controls.moved)
 }
 
 func (e *laneEditor) OnMount(ctx app.Context)  { e.syncSliders(ctx) }
@@ -680,6 +681,9 @@ func (e *laneEditor) param(lp laneParam, c limiter.Config) app.UI {
 	p := lp.Param
 	val := lp.get(c)
 	pos := p.SliderPos(val)
+	if at, ok := e.moved[p.ID]; ok && p.FromSlider(at) == val {
+		pos = at
+	}
 	e.sliders = append(e.sliders, sliderPos{id: p.ID, pos: pos})
 	which := 0
 	if p.ID[len(p.ID)-1] == '2' {
@@ -692,6 +696,10 @@ func (e *laneEditor) param(lp laneParam, c limiter.Config) app.UI {
 				OnInput(func(ctx app.Context, ev app.Event) {
 					x, err := strconv.ParseFloat(fieldText(ctx.JSSrc()), 64)
 					if err == nil {
+						if e.moved == nil {
+							e.moved = map[string]float64{}
+						}
+						e.moved[p.ID] = x
 						m.setLaneParam(i, which, p.FromSlider(x))
 					}
 				}, p.ID),

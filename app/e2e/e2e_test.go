@@ -22,6 +22,7 @@ import (
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // repoRoot is where bin/server and web/ are, from app/e2e.
@@ -45,6 +46,28 @@ func TestPlayground(t *testing.T) {
 	t.Run("SpaceAndBurst", func(t *testing.T) { p.t = t; testSpaceAndBurst(p) })
 	t.Run("SlidingWindowLog", func(t *testing.T) { p.t = t; testSlidingWindowLog(p) })
 	t.Run("AutofireScreenshot", func(t *testing.T) { p.t = t; testAutofire(p) })
+	t.Run("SliderArrowKeys", func(t *testing.T) { p.t = t; testSliderKeys(p) })
+}
+
+// testSliderKeys: arrow keys move the logarithmic auto-fire slider. Its
+// value keeps two significant digits, so several positions share one; the
+// slider must stay where the keys put it rather than snap back to that
+// value's own position (485 for 4/s, where → alone never got past 4).
+func testSliderKeys(p *page) {
+	p.setNumber("autofire-rate-num", "4")
+	p.waitText("#autofire-rate-value", "4 requests/s")
+	p.waitValue("#autofire-rate", "485")
+	p.eval(`document.getElementById("autofire-rate").focus(), "ok"`)
+	for range 12 {
+		p.do(chromedp.KeyEvent(kb.ArrowRight))
+	}
+	// Position 497: 0.1 × 2000^0.497 = 4.37…, two digits: 4.4.
+	p.waitValue("#autofire-rate", "497")
+	p.waitText("#autofire-rate-value", "4.4 requests/s")
+	p.waitValue("#autofire-rate-num", "4.4")
+	p.do(chromedp.KeyEvent(kb.ArrowLeft))
+	p.waitValue("#autofire-rate", "496")
+	p.waitText("#autofire-rate-value", "4.3 requests/s")
 }
 
 // testTokenBucket is the issue's scenario: capacity 3, refill 0.5/s, clock
