@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -26,7 +27,6 @@ type quizView struct {
 	lab      *sim.Lab // the same traffic, run past the last question, for context
 	err      string
 	choice   string // "allowed", "denied" or ""
-	tokens   string
 	formErr  string
 	feedback *explain.Feedback
 	said     string // the last prediction, in words
@@ -38,7 +38,8 @@ func (v *quizView) ensure() {
 		return
 	}
 	v.built = key
-	v.quiz, v.lab, v.err, v.feedback, v.choice, v.tokens, v.formErr = nil, nil, "", nil, "", "", ""
+	v.quiz, v.lab, v.err, v.feedback, v.choice, v.formErr = nil, nil, "", nil, "", ""
+	clearTokens()
 	q, err := explain.NewQuiz(v.Setup, v.Seed)
 	if err != nil {
 		v.err = err.Error()
@@ -132,8 +133,10 @@ func (v *quizView) ask() app.UI {
 			),
 			app.If(qu.AskTokens, app.Elem("div").Class("row").Body(
 				app.Elem("label").Attr("for", "quiz-tokens").Class("inline-label").Text("Tokens left after it:"),
-				app.ElemSelfClosing("input").Attr("type", "number").ID("quiz-tokens").Class("num").Attr("min", 0).Attr("step", 0.01).Attr("value", v.tokens).
-					OnInput(func(ctx app.Context, e app.Event) { v.tokens = fieldText(ctx.JSSrc()) }),
+				// Not bound to a field of the view: writing the text back while
+				// it is typed would replace "-" or "1e" (not yet numbers) with
+				// nothing. Reveal reads it; a new question clears it.
+				app.ElemSelfClosing("input").Attr("type", "number").ID("quiz-tokens").Class("num").Attr("min", 0).Attr("step", 0.01),
 				app.Elem("span").Class("unit").Text("tokens (2 decimals, rounded down)"),
 			)),
 		),
@@ -181,6 +184,16 @@ func (v *quizView) context(qu explain.Question) app.UI {
 	)
 }
 
+// clearTokens empties the tokens field for a new question.
+func clearTokens() {
+	if !app.IsClient {
+		return
+	}
+	if el := app.Window().GetElementByID("quiz-tokens"); el.Truthy() {
+		el.Set("value", "")
+	}
+}
+
 func (v *quizView) onReveal(ctx app.Context, e app.Event) {
 	qu, ok := v.quiz.Current()
 	if !ok {
@@ -192,9 +205,20 @@ func (v *quizView) onReveal(ctx app.Context, e app.Event) {
 	}
 	g := explain.Guess{Allowed: v.choice == "allowed"}
 	if qu.AskTokens {
-		x, err := strconv.ParseFloat(strings.TrimSpace(v.tokens), 64)
-		if err != nil || x < 0 {
-			v.formErr = "tokens left " + strconv.Quote(v.tokens) + " is not a number; want 0 or more, to 2 decimals"
+		text := ""
+		if el := app.Window().GetElementByID("quiz-tokens"); el.Truthy() {
+			text = strings.TrimSpace(fieldText(el))
+		}
+		x, err := strconv.ParseFloat(text, 64)
+		switch {
+		case text == unreadable:
+			v.formErr = "tokens left is not a number the browser can read; want 0 or more, to 2 decimals"
+			return
+		case text == "":
+			v.formErr = "tokens left is empty; want 0 or more, to 2 decimals"
+			return
+		case err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0:
+			v.formErr = "tokens left " + strconv.Quote(text) + " is not a number of 0 or more; want 0 or more, to 2 decimals"
 			return
 		}
 		g.Tokens = x
@@ -239,7 +263,7 @@ func (v *quizView) reveal() app.UI {
 		&inspector{Key: "quiz-" + strconv.Itoa(qu.Number), Heading: "Why: question " + strconv.Itoa(qu.Number) + " worked out", Exp: qu.Explanation},
 		app.Elem("div").Class("row").Body(
 			app.Elem("button").ID("quiz-next").Class("btn primary").Text(next).
-				OnClick(func(ctx app.Context, e app.Event) { v.feedback, v.choice, v.tokens = nil, "", "" }),
+				OnClick(func(ctx app.Context, e app.Event) { v.feedback, v.choice = nil, ""; clearTokens() }),
 		),
 	)
 }

@@ -90,6 +90,7 @@ func TestLearn(t *testing.T) {
 		q.waitCount("#inspector", 1)
 		q.axe(axe, "quiz reveal")
 	})
+	t.Run("QuizTokensTyped", func(t *testing.T) { p.t = t; testQuizTokensTyped(p) })
 	t.Run("BadLinks", func(t *testing.T) { p.t = t; testLearnBadLinks(p) })
 	t.Run("Cards", func(t *testing.T) { p.t = t; testCards(p) })
 	t.Run("AxeCards", func(t *testing.T) { p.t = t; p.axe(axe, "cards") })
@@ -201,6 +202,27 @@ func testShippedSource(t *testing.T, base string) {
 	}
 }
 
+// testQuizTokensTyped: the tokens field keeps what is typed, key by key,
+// even while it is not yet a number ("-", then "-0.5"), and Reveal names
+// the problem in words.
+func testQuizTokensTyped(p *page) {
+	q := p.freshLearn(p.base + "/learn?seed=42")
+	q.waitText("#quiz-progress", "1 of 10")
+	q.click("#quiz-allowed")
+	q.eval(`document.getElementById("quiz-tokens").focus(), "ok"`)
+	q.do(chromedp.KeyEvent("-"))
+	q.poll("#quiz-tokens badInput", "true", func() string {
+		return q.eval(`String(document.getElementById("quiz-tokens").validity.badInput)`)
+	})
+	q.click("#quiz-reveal")
+	q.waitText("#quiz-form-error", "⚠ tokens left is not a number the browser can read; want 0 or more, to 2 decimals")
+	q.eval(`(() => { const el = document.getElementById("quiz-tokens"); el.value = ""; el.focus(); return "ok"; })()`)
+	q.do(chromedp.KeyEvent("-0.5"))
+	q.waitValue("#quiz-tokens", "-0.5")
+	q.click("#quiz-reveal")
+	q.waitText("#quiz-form-error", `⚠ tokens left "-0.5" is not a number of 0 or more; want 0 or more, to 2 decimals`)
+}
+
 // testHelpOverlay: `?` opens the shortcuts, Escape closes them and gives
 // focus back.
 func testHelpOverlay(p *page) {
@@ -214,6 +236,18 @@ func testHelpOverlay(p *page) {
 	p.screenshot("learn-1-help-overlay.png")
 	p.do(chromedp.KeyEvent(kbEscape))
 	p.waitGone("#help")
+
+	// Inside the dialog, Space presses the focused button (Close) and sends
+	// no request to the page behind it.
+	sent := p.text("#allowed-count") + "/" + p.text("#denied-count")
+	p.eval(`document.activeElement && document.activeElement.blur(), "ok"`)
+	p.do(chromedp.KeyEvent("?"))
+	p.poll("focused element", "help-close", func() string { return p.eval(`document.activeElement ? document.activeElement.id : ""`) })
+	p.do(chromedp.KeyEvent(" "))
+	p.waitGone("#help")
+	if got := p.text("#allowed-count") + "/" + p.text("#denied-count"); got != sent {
+		p.t.Errorf("Space on the help's Close button sent a request: allowed/denied %s, was %s", got, sent)
+	}
 }
 
 const kbEscape = "\u001b"
