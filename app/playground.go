@@ -53,11 +53,15 @@ func isSpace(e app.Event) bool {
 	return e.Get("code").String() == "Space" || e.Get("key").String() == " "
 }
 
-// typing reports whether the key went to a text or number field.
+// typing reports whether the key went to a text or number field, or into a
+// dialog (the shortcuts' help), whose buttons Space and Enter press.
 func typing(e app.Event) bool {
 	t := e.Get("target")
 	if !t.Truthy() {
 		return false
+	}
+	if t.Get("closest").Truthy() && t.Call("closest", "[role=dialog]").Truthy() {
+		return true
 	}
 	switch t.Get("tagName").String() {
 	case "TEXTAREA", "SELECT":
