@@ -92,7 +92,7 @@ func (v *view) Render() app.UI {
 	if tb {
 		gauge = stat("Tokens in bucket", app.Elem("span").Body(
 			app.Elem("span").ID("level").Class("big").Text(FormatTokens(v.state.Tokens)),
-			app.Elem("span").ID("level-of").Class("of").Text(" of "+strconv.Itoa(v.state.Limit)+" tokens"),
+			app.Elem("span").ID("level-of").Class("of").Text(" of "+plural(v.state.Limit, "token")),
 		))
 	} else {
 		gauge = stat("In window", app.Elem("span").Body(
