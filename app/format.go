@@ -86,9 +86,10 @@ func (p Param) FromSlider(pos float64) float64 {
 	return clean(v)
 }
 
-// clean removes float noise such as 0.30000000000000004.
+// clean removes float noise such as 0.30000000000000004 (it keeps 12
+// significant digits, so a rate of 1e-9 stays 1e-9 rather than becoming 0).
 func clean(v float64) float64 {
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', 6, 64), 64)
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 12, 64), 64)
 	return r
 }
 
