@@ -127,8 +127,7 @@ func (c *controls) strategyButton(k limiter.Kind) app.UI {
 	return app.Elem("button").ID("strategy-"+string(k)).Class(cls).Aria("pressed", on).
 		Text(k.Name()).OnClick(func(ctx app.Context, e app.Event) {
 		c.Sim.SetKind(k)
-		clear(c.errs)
-		c.syncSliders(ctx)
+		c.clearErrs(ctx)
 	}, string(k)) // a string scope: go-app formats any other type with fmt's reflection, 24 KB of code to compile at start-up
 }
 
@@ -223,6 +222,16 @@ func (c *controls) onStep(ms int) app.EventHandler {
 
 func (c *controls) onReset(ctx app.Context, e app.Event) {
 	c.Sim.Reset()
+	c.clearErrs(ctx)
+}
+
+// clearErrs drops every message and puts each field back to the value in
+// use: the parameters' and N's (Burst ×N), rather than leave refused text
+// in a field whose message is gone.
+func (c *controls) clearErrs(ctx app.Context) {
 	clear(c.errs)
 	c.syncSliders(ctx)
+	if el := app.Window().GetElementByID(ParamBurstN.ID); el.Truthy() {
+		el.Set("value", strconv.Itoa(c.burstN))
+	}
 }

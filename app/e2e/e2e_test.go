@@ -187,6 +187,15 @@ func testSpaceAndBurst(p *page) {
 	p.waitText("#level", "0.00")
 	p.waitCount("#log li", 5)
 	p.screenshot("4-space-and-burst.png")
+
+	// A refused N keeps the last good one; Reset clears the message and
+	// puts the field back to the N in use.
+	p.setNumber("burst-n", "500")
+	p.waitText("#burst-n-error", "⚠ N 500 is out of range; want 1 to 100 requests")
+	p.waitText("#burst", "Burst ×4")
+	p.click("#reset")
+	p.waitGone("#burst-n-error")
+	p.waitValue("#burst-n", "4")
 }
 
 // testSlidingWindowLog is the second scenario: limit 2, window 1 s,
