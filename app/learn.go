@@ -40,10 +40,11 @@ func (p *learn) OnNav(ctx app.Context) {
 	q := u.Query()
 	p.mode, p.lesson, p.notice = modeLessons, "", ""
 	var notes []string
+	badLesson := false
 	if l, ok := explain.LessonByID(q.Get("lesson")); ok {
 		p.lesson = l.ID
 	} else if q.Has("lesson") {
-		notes = append(notes, fmt.Sprintf("There is no lesson %s; here is the list.", clip(q.Get("lesson"))))
+		badLesson = true
 	}
 	switch m := q.Get("mode"); m {
 	case modeQuiz:
@@ -56,6 +57,14 @@ func (p *learn) OnNav(ctx app.Context) {
 		}
 	default:
 		notes = append(notes, fmt.Sprintf("There is no section %s; showing the lessons.", clip(m)))
+	}
+	if badLesson {
+		// Said after the section is known: the list is shown only there.
+		where := "here is the list."
+		if p.mode != modeLessons {
+			where = "showing the " + p.mode + "."
+		}
+		notes = append([]string{fmt.Sprintf("There is no lesson %s; %s", clip(q.Get("lesson")), where)}, notes...)
 	}
 	defer func() { p.notice = strings.Join(notes, " ") }()
 	if app.IsClient {
