@@ -69,6 +69,13 @@ func (t *siteTools) onKey(ctx app.Context, e app.Event) {
 	case key == "Escape" && t.open:
 		e.PreventDefault()
 		t.mctx.Dispatch(t.close)
+	case key == "Tab" && t.open:
+		// The dialog is modal and Close is its only control: Tab and
+		// Shift+Tab stay on it rather than reach the page behind.
+		e.PreventDefault()
+		if el := app.Window().GetElementByID("help-close"); el.Truthy() {
+			el.Call("focus")
+		}
 	case key == "?" && !typing(e) && !e.Get("ctrlKey").Bool() && !e.Get("metaKey").Bool() && !e.Get("altKey").Bool():
 		e.PreventDefault()
 		if t.open {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/limiter"
@@ -233,6 +234,10 @@ func testHelpOverlay(p *page) {
 	p.waitText("#help-title", "Keyboard shortcuts")
 	p.waitCount("#help-keys .key-row", 7)
 	p.poll("focused element", "help-close", func() string { return p.eval(`document.activeElement ? document.activeElement.id : ""`) })
+	p.do(chromedp.KeyEvent(kb.Tab)) // modal: focus stays in the dialog
+	if got := p.eval(`document.activeElement ? document.activeElement.id : ""`); got != "help-close" {
+		p.t.Errorf("Tab in the help dialog moved focus to %q, want help-close", got)
+	}
 	p.screenshot("learn-1-help-overlay.png")
 	p.do(chromedp.KeyEvent(kbEscape))
 	p.waitGone("#help")
@@ -574,6 +579,9 @@ func testLearnBadLinks(p *page) {
 	f = p.freshLearn(p.base + "/learn?lesson=nope&mode=nope")
 	f.waitText("#learn-notice", "⚠ There is no lesson \"nope\"; here is the list. There is no section \"nope\"; showing the lessons.")
 	f.waitAttr("#tab-lessons", "aria-current", "page")
+	f = p.freshLearn(p.base + "/learn?mode=cards&lesson=nope")
+	f.waitText("#learn-notice", "⚠ There is no lesson \"nope\"; showing the cards.")
+	f.waitAttr("#tab-cards", "aria-current", "page")
 	f = p.freshLearn(p.base + "/learn?mode=quiz&seed=42")
 	f.waitCount("#learn-notice", 0)
 }
