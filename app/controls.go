@@ -170,6 +170,17 @@ func (c *controls) param(label string, p Param, v float64, apply func(float64) e
 				}, p.ID),
 			app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num").Attr("min", p.Min).Attr("max", p.Max).Attr("step", p.Step).
 				Attr("value", num(v)).Aria("label", label+" ("+p.Unit+")").
+				OnInput(func(ctx app.Context, e app.Event) {
+					// While a message is shown it follows the text: the browser
+					// sends no change event between two texts it cannot read
+					// (empty, then 1e309), which would leave a stale message.
+					if _, shown := c.errs[p.ID]; !shown {
+						return // (no ctx.PreventUpdate: it would also drop the change event's update in the same frame)
+					}
+					if _, err := p.Parse(fieldText(ctx.JSSrc())); err != nil {
+						c.errs[p.ID] = err.Error()
+					}
+				}, p.ID).
 				OnChange(func(ctx app.Context, e app.Event) {
 					x, err := p.Parse(fieldText(ctx.JSSrc()))
 					if err != nil {

@@ -138,6 +138,13 @@ func testBadInput(p *page) {
 	p.waitText("#rate-value", "0.5 tokens/s")
 	p.waitText("#level-of", " of 3 tokens") // the limiter's own burst
 	p.screenshot("3-bad-input.png")
+	// Empty, then typed 1e309: two texts the browser cannot read, with no
+	// change event between them; the message follows the text.
+	p.setNumber("capacity-num", "")
+	p.waitText("#capacity-error", "⚠ burst is empty; want 1 to 100 tokens")
+	p.eval(`(() => { const el = document.getElementById("capacity-num"); el.focus(); el.select(); return el.value; })()`)
+	p.do(chromedp.SendKeys(chromedp.CSS("#capacity-num"), "1e309\r"))
+	p.waitText("#capacity-error", "⚠ burst is not a number the browser can read (too large, or not a number); want 1 to 100 tokens")
 	p.setNumber("capacity-num", "3")
 	p.waitGone("#capacity-error")
 	p.setNumber("rate-num", "0.5")
