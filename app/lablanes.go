@@ -704,6 +704,17 @@ func (e *laneEditor) param(lp laneParam, c limiter.Config) app.UI {
 					}
 				}, p.ID),
 			app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num small").Attr("step", "any").Attr("value", num(val)).Aria("label", p.Name+" ("+p.Unit+")").
+				OnInput(func(ctx app.Context, ev app.Event) {
+					// While a message is shown it follows the text (see the
+					// playground's controls.param).
+					if _, shown := m.errs[p.ID]; !shown {
+						return
+					}
+					if _, err := p.Parse(fieldText(ctx.JSSrc())); err != nil {
+						m.setErr(p.ID, err)
+						m.changed()
+					}
+				}, p.ID).
 				OnChange(func(ctx app.Context, ev app.Event) {
 					x, err := p.Parse(fieldText(ctx.JSSrc()))
 					if err != nil {

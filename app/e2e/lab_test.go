@@ -93,6 +93,14 @@ func testLabColumnFollows(p *page) {
 		f.t.Errorf("the totals' \"throttles most\" row is display %q, want table-row", got)
 	}
 
+	// A lane field's message follows its text: empty, then typed 1e309
+	// (no change event between two texts the browser cannot read).
+	f.setNumber("lane-0-p1-num", "")
+	f.waitText("#lane-0-p1-error", "⚠ limit is empty; want 1 to 10000 requests")
+	f.eval(`(() => { const el = document.getElementById("lane-0-p1-num"); el.focus(); el.select(); return el.value; })()`)
+	f.do(chromedp.SendKeys(chromedp.CSS("#lane-0-p1-num"), "1e309\r"))
+	f.waitText("#lane-0-p1-error", "⚠ limit is not a number the browser can read (too large, or not a number); want 1 to 10000 requests")
+
 	q := sim.DefaultSetup()
 	q.Trace = "nasa"
 	f = p.fresh(p.base + "/lab?" + q.Values().Encode())
