@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -418,8 +419,20 @@ func (c *labControls) presets() app.UI { return app.Raw(presetsHTML()) }
 
 // presetsHTML is the card of real limits. It never changes, so it is one
 // piece of HTML the browser parses at once (app.Raw), not some fifty
-// elements for the page to create one call at a time while it starts.
+// elements for the page to create one call at a time while it starts; and
+// it is built once (the server pre-renders pages concurrently, hence the
+// sync.Once), not on every redraw of the controls.
 func presetsHTML() string {
+	presetsOnce.Do(func() { presetsCache = buildPresetsHTML() })
+	return presetsCache
+}
+
+var (
+	presetsOnce  sync.Once // zero value: nothing runs at start-up
+	presetsCache string
+)
+
+func buildPresetsHTML() string {
 	var b strings.Builder
 	esc := template.HTMLEscapeString // text/template is in every go-app wasm; html's escaper would add strings.Replacer
 	b.WriteString(`<section class="card" aria-label="Presets"><h2>Presets: real limits</h2>` +
