@@ -16,11 +16,33 @@ type controls struct {
 	errs    map[string]string // parameter id → message shown next to it
 	burstN  int
 	sliders []sliderPos // rendered sliders, for syncSliders
-	// moved is where the user last put each logarithmic slider. Its value
-	// keeps two significant digits, so neighbouring positions share a value;
-	// drawn back at that value's own position, the slider would undo each
-	// arrow-key step.
-	moved map[string]float64
+	moved   sliderMemory
+}
+
+// sliderMemory is where the user last put each logarithmic slider. Its
+// value keeps two significant digits, so neighbouring positions share a
+// value; drawn back at that value's own position, the slider would undo
+// each arrow-key step.
+type sliderMemory map[string]float64
+
+// pos is p's slider position for value v: where the user left the slider,
+// while that still gives v, else v's own position.
+func (m sliderMemory) pos(p Param, v float64) float64 {
+	if at, ok := m[p.ID]; ok && p.FromSlider(at) == v {
+		return at
+	}
+	return p.SliderPos(v)
+}
+
+// set records that the user put p's slider at x (logarithmic sliders only).
+func (m *sliderMemory) set(p Param, x float64) {
+	if !p.Log {
+		return
+	}
+	if *m == nil {
+		*m = sliderMemory{}
+	}
+	(*m)[p.ID] = x
 }
 
 type sliderPos struct {
@@ -31,7 +53,6 @@ type sliderPos struct {
 
 func (c *controls) OnInit() {
 	c.errs = map[string]string{}
-	c.moved = map[string]float64{}
 	c.burstN = 5
 }
 
@@ -141,10 +162,7 @@ func explanation(k limiter.Kind) string {
 // param renders a slider with its value and unit, a number field for exact
 // values, and the error of the last bad entry.
 func (c *controls) param(label string, p Param, v float64, apply func(float64) error) app.UI {
-	pos := p.SliderPos(v)
-	if at, ok := c.moved[p.ID]; ok && p.FromSlider(at) == v {
-		pos = at
-	}
+	pos := c.moved.pos(p, v)
 	c.sliders = append(c.sliders, sliderPos{id: p.ID, pos: pos, value: v})
 	lo, hi, step := p.Min, p.Max, p.Step
 	if p.Log {
@@ -163,24 +181,11 @@ func (c *controls) param(label string, p Param, v float64, apply func(float64) e
 					if err != nil {
 						return
 					}
-					if p.Log {
-						c.moved[p.ID] = x
-					}
+					c.moved.set(p, x)
 					c.apply(ctx, p, p.FromSlider(x), apply)
 				}, p.ID),
-			app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num").Attr("min", p.Min).Attr("max", p.Max).Attr("step", p.Step).
-				Attr("value", num(v)).Aria("label", label+" ("+p.Unit+")").
-				OnInput(func(ctx app.Context, e app.Event) {
-					// While a message is shown it follows the text: the browser
-					// sends no change event between two texts it cannot read
-					// (empty, then 1e309), which would leave a stale message.
-					if _, shown := c.errs[p.ID]; !shown {
-						return // (no ctx.PreventUpdate: it would also drop the change event's update in the same frame)
-					}
-					if _, err := p.Parse(fieldText(ctx.JSSrc())); err != nil {
-						c.errs[p.ID] = err.Error()
-					}
-				}, p.ID).
+			followMessage(app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num").Attr("min", p.Min).Attr("max", p.Max).Attr("step", p.Step).
+				Attr("value", num(v)).Aria("label", label+" ("+p.Unit+")"), c.errs, p, func(err error) { c.errs[p.ID] = err.Error() }).
 				OnChange(func(ctx app.Context, e app.Event) {
 					x, err := p.Parse(fieldText(ctx.JSSrc()))
 					if err != nil {
@@ -193,6 +198,24 @@ func (c *controls) param(label string, p Param, v float64, apply func(float64) e
 		),
 		c.errorLine(p.ID),
 	)
+}
+
+// followMessage gives a number field whose message is shown (in errs) an
+// input handler that keeps the message in step with the text: the browser
+// sends no change event between two texts it cannot read (empty, then
+// 1e309), which would leave a stale message. Only then: on every field it
+// would redraw at each keystroke, and a redraw that lands between a typed
+// value and its change event runs the sliders' deferred sync, which writes
+// the old value back over the typed one.
+func followMessage(in app.HTMLElemSelfClosing, errs map[string]string, p Param, set func(error)) app.HTMLElemSelfClosing {
+	if _, shown := errs[p.ID]; !shown {
+		return in
+	}
+	return in.OnInput(func(ctx app.Context, e app.Event) {
+		if _, err := p.Parse(fieldText(ctx.JSSrc())); err != nil {
+			set(err)
+		}
+	}, p.ID)
 }
 
 func (c *controls) apply(ctx app.Context, p Param, v float64, apply func(float64) error) {

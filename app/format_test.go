@@ -121,3 +121,24 @@ func TestParamParseUnreadable(t *testing.T) {
 		t.Errorf("Parse(unreadable) error = %v; want %q", err, want)
 	}
 }
+
+// A logarithmic slider stays where the user put it while that position
+// still gives the value shown; otherwise it goes to the value's position.
+func TestSliderMemory(t *testing.T) {
+	var m sliderMemory
+	if got := m.pos(ParamAutoRate, 4); got != 485 {
+		t.Errorf("no memory: position %v for 4/s, want 485", got)
+	}
+	m.set(ParamAutoRate, 486) // 0.1 × 2000^0.486 = 4.02…, shown as 4
+	if got := m.pos(ParamAutoRate, 4); got != 486 {
+		t.Errorf("moved to 486: position %v for 4/s, want 486", got)
+	}
+	m.set(ParamAutoRate, 490) // 4.14…, shown as 4.1: not the value 4
+	if got := m.pos(ParamAutoRate, 4); got != 485 {
+		t.Errorf("moved to 490: position %v for 4/s, want 485", got)
+	}
+	m.set(ParamBurst, 7) // a linear slider: nothing to remember
+	if _, ok := m[ParamBurst.ID]; ok {
+		t.Errorf("a linear slider's position was remembered")
+	}
+}

@@ -612,7 +612,7 @@ type laneEditor struct {
 	Err  string
 
 	sliders []sliderPos
-	moved   map[string]float64 // where the user last put each slider (see controls.moved)
+	moved   sliderMemory
 }
 
 func (e *laneEditor) OnMount(ctx app.Context)  { e.syncSliders(ctx) }
@@ -680,10 +680,7 @@ func (e *laneEditor) param(lp laneParam, c limiter.Config) app.UI {
 	m, i := e.M, e.I
 	p := lp.Param
 	val := lp.get(c)
-	pos := p.SliderPos(val)
-	if at, ok := e.moved[p.ID]; ok && p.FromSlider(at) == val {
-		pos = at
-	}
+	pos := e.moved.pos(p, val)
 	e.sliders = append(e.sliders, sliderPos{id: p.ID, pos: pos})
 	which := 0
 	if p.ID[len(p.ID)-1] == '2' {
@@ -696,25 +693,12 @@ func (e *laneEditor) param(lp laneParam, c limiter.Config) app.UI {
 				OnInput(func(ctx app.Context, ev app.Event) {
 					x, err := strconv.ParseFloat(fieldText(ctx.JSSrc()), 64)
 					if err == nil {
-						if e.moved == nil {
-							e.moved = map[string]float64{}
-						}
-						e.moved[p.ID] = x
+						e.moved.set(p, x)
 						m.setLaneParam(i, which, p.FromSlider(x))
 					}
 				}, p.ID),
-			app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num small").Attr("step", "any").Attr("value", num(val)).Aria("label", p.Name+" ("+p.Unit+")").
-				OnInput(func(ctx app.Context, ev app.Event) {
-					// While a message is shown it follows the text (see the
-					// playground's controls.param).
-					if _, shown := m.errs[p.ID]; !shown {
-						return
-					}
-					if _, err := p.Parse(fieldText(ctx.JSSrc())); err != nil {
-						m.setErr(p.ID, err)
-						m.changed()
-					}
-				}, p.ID).
+			followMessage(app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num small").Attr("step", "any").Attr("value", num(val)).Aria("label", p.Name+" ("+p.Unit+")"),
+				m.errs, p, func(err error) { m.setErr(p.ID, err); m.changed() }).
 				OnChange(func(ctx app.Context, ev app.Event) {
 					x, err := p.Parse(fieldText(ctx.JSSrc()))
 					if err != nil {
