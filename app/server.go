@@ -147,6 +147,18 @@ func pageWasmJS(h *app.Handler) (http.Handler, error) {
 	// The loading label shows no {progress}, so nothing is lost by not
 	// reporting the download's progress.
 	js = strings.Replace(js, instantiate, `{ instance: await WebAssembly.instantiate(await ratelabWasm, go.importObject) };`, 1)
+	// The service worker registers once the page has started, not before:
+	// its install fetches and caches the site's files on another thread,
+	// which on a machine with few cores took CPU from the Go program's start
+	// (the usual advice, as in web.dev's "Service worker registration": wait
+	// until the page has loaded). goappInitWebAssembly returns when the Go
+	// program first yields, with the page drawn, or when loading failed.
+	const register, start = "\ngoappInitServiceWorker();\n", "\ngoappInitWebAssembly();\n"
+	if strings.Count(js, register) != 1 || strings.Count(js, start) != 1 {
+		return nil, fmt.Errorf("go-app's app.js does not call %q and %q once each: is go-app still v9.8.0?", strings.TrimSpace(register), strings.TrimSpace(start))
+	}
+	js = strings.Replace(js, register, "\n", 1)
+	js = strings.Replace(js, start, "\ngoappInitWebAssembly().finally(() => setTimeout(goappInitServiceWorker));\n", 1)
 	// The tag follows the served text, so a change here reaches browsers
 	// that cached the previous app.js.
 	sum := sha256.Sum256([]byte(js))

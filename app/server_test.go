@@ -168,6 +168,14 @@ func TestStartWasm(t *testing.T) {
 	if strings.Contains(js, "fetchWithProgress(\"/web/app.wasm\"") {
 		t.Error("app.js still fetches web/app.wasm itself")
 	}
+	// The service worker registers once the Go program has started, and
+	// only then.
+	if want := "\ngoappInitWebAssembly().finally(() => setTimeout(goappInitServiceWorker));\n"; strings.Count(js, want) != 1 {
+		t.Errorf("app.js does not register the service worker after start-up: want %q", want)
+	}
+	if n := strings.Count(js, "goappInitServiceWorker()"); n != 1 {
+		t.Errorf("app.js calls goappInitServiceWorker() %d times, want once (the definition)", n)
+	}
 	// app.js revalidates against a tag that follows its text.
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))

@@ -41,12 +41,28 @@ func TestPlayground(t *testing.T) {
 	p := openPage(t, chromium, base)
 
 	t.Run("WasmEncodings", func(t *testing.T) { testWasmEncodings(t, base) })
+	t.Run("ServiceWorker", func(t *testing.T) { p.t = t; testServiceWorker(p) })
 	t.Run("TokenBucket", func(t *testing.T) { p.t = t; testTokenBucket(p) })
 	t.Run("BadInput", func(t *testing.T) { p.t = t; testBadInput(p) })
 	t.Run("SpaceAndBurst", func(t *testing.T) { p.t = t; testSpaceAndBurst(p) })
 	t.Run("SlidingWindowLog", func(t *testing.T) { p.t = t; testSlidingWindowLog(p) })
 	t.Run("AutofireScreenshot", func(t *testing.T) { p.t = t; testAutofire(p) })
 	t.Run("SliderArrowKeys", func(t *testing.T) { p.t = t; testSliderKeys(p) })
+}
+
+// testServiceWorker: app.js registers the service worker once the page has
+// started (see pageWasmJS), and its install caches the site's files but no
+// page's wasm (see workerJS).
+func testServiceWorker(p *page) {
+	got := p.eval(`navigator.serviceWorker.ready.then(async (r) => {
+		const names = await caches.keys();
+		const paths = [];
+		for (const n of names) for (const q of await (await caches.open(n)).keys()) paths.push(new URL(q.url).pathname);
+		return [new URL(r.active.scriptURL).pathname, names.length, paths.includes("/web/app.css"), paths.includes("/app.js"), paths.filter((x) => x.endsWith(".wasm")).length].join(" ");
+	})`)
+	if want := "/app-worker.js 1 true true 0"; got != want {
+		p.t.Errorf("service worker, caches, app.css cached, app.js cached, wasm cached: %q, want %q", got, want)
+	}
 }
 
 // testSliderKeys: arrow keys move the logarithmic auto-fire slider. Its
