@@ -100,9 +100,9 @@ func (c *controls) Render() app.UI {
 	if s.Autofire() {
 		auto = "Auto-fire: on"
 	}
-	return app.Elem("section").Class("card controls").Aria("label", "Controls").Body(
+	return app.Elem("section").Class("card controls").Attr("aria-label", "Controls").Body(
 		app.Elem("h2").Text("Strategy"),
-		app.Elem("div").ID("strategy").Class("segmented").Role("group").Aria("label", "Strategy").Body(
+		app.Elem("div").ID("strategy").Class("segmented").Role("group").Attr("aria-label", "Strategy").Body(
 			c.strategyButton(limiter.KindTokenBucket),
 			c.strategyButton(limiter.KindSlidingWindowLog),
 		),
@@ -125,13 +125,13 @@ func (c *controls) Render() app.UI {
 		),
 		c.errorLine(ParamBurstN.ID),
 		app.Elem("div").Class("row").Body(
-			app.Elem("button").ID("autofire").Class("btn toggle").Aria("pressed", s.Autofire()).Text(auto).OnClick(c.onAutofire),
+			app.Elem("button").ID("autofire").Class("btn toggle").Attr("aria-pressed", s.Autofire()).Text(auto).OnClick(c.onAutofire),
 		),
 		c.param("Auto-fire rate", ParamAutoRate, s.AutoRate(), func(v float64) error { s.SetAutoRate(v); return nil }),
 
 		app.Elem("h2").Text("Clock"),
 		app.Elem("div").Class("row").Body(
-			app.Elem("button").ID("pause").Class("btn").Aria("pressed", !s.Running()).Text(pause).OnClick(c.onPause),
+			app.Elem("button").ID("pause").Class("btn").Attr("aria-pressed", !s.Running()).Text(pause).OnClick(c.onPause),
 			app.Elem("button").ID("step").Class("btn").Title("Move the clock forward by 100 ms").Text("+100 ms").OnClick(c.onStep(100)),
 			app.Elem("button").ID("step-1s").Class("btn").Title("Move the clock forward by 1 s").Text("+1 s").OnClick(c.onStep(1000)),
 			app.Elem("button").ID("reset").Class("btn danger").Title("A fresh limiter, totals to zero, clock to 0").Text("Reset").OnClick(c.onReset),
@@ -145,7 +145,7 @@ func (c *controls) strategyButton(k limiter.Kind) app.UI {
 	if on {
 		cls = "seg on"
 	}
-	return app.Elem("button").ID("strategy-"+string(k)).Class(cls).Aria("pressed", on).
+	return app.Elem("button").ID("strategy-"+string(k)).Class(cls).Attr("aria-pressed", on).
 		Text(k.Name()).OnClick(func(ctx app.Context, e app.Event) {
 		c.Sim.SetKind(k)
 		c.clearErrs(ctx)
@@ -185,7 +185,7 @@ func (c *controls) param(label string, p Param, v float64, apply func(float64) e
 					c.apply(ctx, p, p.FromSlider(x), apply)
 				}, p.ID),
 			followMessage(app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num").Attr("min", p.Min).Attr("max", p.Max).Attr("step", p.Step).
-				Attr("value", num(v)).Aria("label", label+" ("+p.Unit+")"), c.errs, p, func(err error) { c.errs[p.ID] = err.Error() }).
+				Attr("value", num(v)).Attr("aria-label", label+" ("+p.Unit+")"), c.errs, p, func(err error) { c.errs[p.ID] = err.Error() }).
 				OnChange(func(ctx app.Context, e app.Event) {
 					x, err := p.Parse(fieldText(ctx.JSSrc()))
 					if err != nil {

@@ -126,9 +126,9 @@ func (t *siteTools) Render() app.UI {
 		overlay = t.overlay()
 	}
 	return app.Elem("div").Class("tools").Body(
-		app.Elem("button").ID("theme-toggle").Class("btn icon").Aria("pressed", t.dark).
+		app.Elem("button").ID("theme-toggle").Class("btn icon").Attr("aria-pressed", t.dark).
 			Title("Switch between the light and dark themes (remembered on this device)").Text(themeText).OnClick(t.onTheme),
-		app.Elem("button").ID("help-open").Class("btn icon").Aria("haspopup", "dialog").Title("Keyboard shortcuts (press ?)").
+		app.Elem("button").ID("help-open").Class("btn icon").Attr("aria-haspopup", "dialog").Title("Keyboard shortcuts (press ?)").
 			Text("? Shortcuts").OnClick(func(ctx app.Context, e app.Event) { t.show(ctx) }),
 		overlay,
 	)
@@ -147,7 +147,7 @@ var shortcuts = [][2]string{
 
 func (t *siteTools) overlay() app.UI {
 	return app.Elem("div").ID("help").Class("overlay").Body(
-		app.Elem("div").Class("dialog card").Role("dialog").Aria("modal", true).Aria("labelledby", "help-title").Body(
+		app.Elem("div").Class("dialog card").Role("dialog").Attr("aria-modal", true).Attr("aria-labelledby", "help-title").Body(
 			app.Elem("div").Class("insp-head").Body(
 				app.Elem("h2").ID("help-title").Text("Keyboard shortcuts"),
 				app.Elem("button").ID("help-close").Class("btn icon").Text("✕ Close (Esc)").
@@ -204,7 +204,7 @@ func (a *announcer) poll(ctx app.Context, now time.Time, _ time.Duration) {
 }
 
 func (a *announcer) Render() app.UI {
-	return app.Elem("div").ID("announce").Class("sr-only").Role("status").Aria("live", "polite").Text(a.shown)
+	return app.Elem("div").ID("announce").Class("sr-only").Role("status").Attr("aria-live", "polite").Text(a.shown)
 }
 
 // announce is the playground's latest decision for the live region.

@@ -41,7 +41,7 @@ func (in *inspector) Render() app.UI {
 	if heading == "" {
 		heading = "Why this decision"
 	}
-	return app.Elem("section").ID("inspector").Class(cls).Aria("label", "Decision inspector").Body(
+	return app.Elem("section").ID("inspector").Class(cls).Attr("aria-label", "Decision inspector").Body(
 		app.Elem("div").Class("insp-head").Body(
 			app.Elem("h3").ID("insp-title").Text(heading),
 			app.If(in.OnClose != nil, app.Elem("button").ID("insp-close").Class("btn icon").Text("✕ Close the inspector").
@@ -65,7 +65,7 @@ func (in *inspector) Render() app.UI {
 		),
 		app.Elem("p").ID("insp-verdict").Class("insp-verdict").Text(verdict),
 		app.Elem("div").Class("row").Body(
-			app.Elem("button").ID("insp-source-toggle").Class("btn").Aria("expanded", in.showSource).Aria("controls", "insp-source").
+			app.Elem("button").ID("insp-source-toggle").Class("btn").Attr("aria-expanded", in.showSource).Attr("aria-controls", "insp-source").
 				Text(sourceToggleText(in.showSource)).OnClick(in.onToggleSource),
 		),
 		when(in.showSource, in.sourceView),
@@ -175,7 +175,7 @@ func sourceFile(name, content string, hls []explain.Highlight) app.UI {
 			cls = "src-line hl"
 		}
 		row := app.Elem("span").Class(cls).DataSet("line", n).Body(
-			app.Elem("span").Class("ln").Aria("hidden", true).Text(strconv.Itoa(n)),
+			app.Elem("span").Class("ln").Attr("aria-hidden", true).Text(strconv.Itoa(n)),
 			app.Elem("span").Class("code").Text(text+"\n"),
 		)
 		if n == first {
@@ -188,7 +188,7 @@ func sourceFile(name, content string, hls []explain.Highlight) app.UI {
 			app.Elem("a").Attr("href", explain.ShippedDir+name).Attr("target", "_blank").Text("limiter/"+name),
 			app.Elem("span").Class("hint").Text(" · "+strconv.Itoa(len(lines))+" lines, "+strconv.Itoa(len(hlsOf(name, hls)))+" highlighted stretches"),
 		),
-		app.Elem("pre").Class("src mono").DataSet("file", name).TabIndex(0).Aria("label", "Source of limiter/"+name).Body(rows...),
+		app.Elem("pre").Class("src mono").DataSet("file", name).TabIndex(0).Attr("aria-label", "Source of limiter/"+name).Body(rows...),
 	)
 }
 

@@ -122,11 +122,11 @@ func navLinks(current string) app.UI {
 	for i, pg := range pages {
 		a := app.Elem("a").ID("nav-"+pg.key).Class("nav-link").Attr("href", pg.path).Text(pg.name)
 		if pg.key == current {
-			a = a.Class("nav-link on").Aria("current", "page")
+			a = a.Class("nav-link on").Attr("aria-current", "page")
 		}
 		links[i] = a
 	}
-	return app.Elem("nav").Class("nav").Aria("label", "Pages").Body(links...)
+	return app.Elem("nav").Class("nav").Attr("aria-label", "Pages").Body(links...)
 }
 
 // loadNASA fetches the built-in trace from this server and replays it with

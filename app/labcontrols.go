@@ -33,20 +33,20 @@ func (c *labControls) Render() app.UI {
 	m := c.M
 	s := m.lab.Setup()
 	return app.Elem("aside").Class("lab-controls").Body(
-		app.Elem("section").Class("card").Aria("label", "Lanes").Body(
+		app.Elem("section").Class("card").Attr("aria-label", "Lanes").Body(
 			app.Elem("h2").Text("Same budget"),
 			app.Elem("p").Class("explain").Text("Set every lane to the same nominal limit, so the differences come from the algorithm alone."),
 			app.Elem("div").Class("row").Body(
-				app.ElemSelfClosing("input").Attr("type", "number").ID("budget-limit").Class("num").Attr("min", 1).Attr("max", 10000).Attr("step", 1.0).Attr("value", m.budgetL).Aria("label", "Budget: requests"),
+				app.ElemSelfClosing("input").Attr("type", "number").ID("budget-limit").Class("num").Attr("min", 1).Attr("max", 10000).Attr("step", 1.0).Attr("value", m.budgetL).Attr("aria-label", "Budget: requests"),
 				app.Elem("span").Class("inline-label").Text("requests per"),
-				app.ElemSelfClosing("input").Attr("type", "number").ID("budget-window").Class("num").Attr("min", 0.001).Attr("max", 86400).Attr("step", 0.001).Attr("value", num(m.budgetW.Seconds())).Aria("label", "Budget: window (s)"),
+				app.ElemSelfClosing("input").Attr("type", "number").ID("budget-window").Class("num").Attr("min", 0.001).Attr("max", 86400).Attr("step", 0.001).Attr("value", num(m.budgetW.Seconds())).Attr("aria-label", "Budget: window (s)"),
 				app.Elem("span").Class("inline-label").Text("s"),
 				app.Elem("button").ID("budget-apply").Class("btn primary").Text("Apply to all lanes").OnClick(c.onBudget),
 			),
 			errLine(m, "budget"),
 			app.Elem("h2").Text("Lanes"),
 			app.Elem("div").Class("row").Body(
-				app.Elem("select").ID("add-lane").Class("select").Aria("label", "Add a lane").Attr("disabled", len(s.Lanes) >= sim.MaxLanes).
+				app.Elem("select").ID("add-lane").Class("select").Attr("aria-label", "Add a lane").Attr("disabled", len(s.Lanes) >= sim.MaxLanes).
 					OnChange(c.onAddLane).Body(addLaneOptions()...),
 				app.Elem("span").ID("lane-count").Class("hint").Text(strconv.Itoa(len(s.Lanes))+" of "+strconv.Itoa(sim.MaxLanes)+" lanes"),
 			),
@@ -111,12 +111,12 @@ func (c *labControls) traffic(s sim.Setup) app.UI {
 	if len(s.Clients) == 0 {
 		asOpts = append(asOpts, app.Elem("option").Attr("value", "you").Text("you"))
 	}
-	return app.Elem("section").Class("card").Aria("label", "Traffic").Body(
+	return app.Elem("section").Class("card").Attr("aria-label", "Traffic").Body(
 		app.Elem("h2").Text("Traffic"),
 		app.Elem("div").Class("row").Body(
 			app.Elem("button").ID("fire").Class("btn primary").Text("Send request").OnClick(func(ctx app.Context, e app.Event) { m.fire(1) }),
 			app.Elem("button").ID("burst").Class("btn").Text("Burst ×"+strconv.Itoa(m.burstN)).OnClick(func(ctx app.Context, e app.Event) { m.fire(m.burstN) }),
-			app.ElemSelfClosing("input").Attr("type", "number").ID("burst-n").Class("num small").Attr("min", 1).Attr("max", sim.MaxBurst).Attr("step", 1.0).Attr("value", m.burstN).Aria("label", "Burst size").
+			app.ElemSelfClosing("input").Attr("type", "number").ID("burst-n").Class("num small").Attr("min", 1).Attr("max", sim.MaxBurst).Attr("step", 1.0).Attr("value", m.burstN).Attr("aria-label", "Burst size").
 				OnChange(func(ctx app.Context, e app.Event) {
 					v, err := (Param{Name: "N", Unit: "requests", Min: 1, Max: sim.MaxBurst, Integer: true}).Parse(fieldText(ctx.JSSrc()))
 					if m.setErr("burst-n", err) {
@@ -184,7 +184,7 @@ func (c *labControls) tiers() app.UI {
 	for _, name := range names {
 		chips = append(chips, app.Elem("span").Class("chip").Body(
 			app.Text(name),
-			app.Elem("button").ID("tier-remove-"+name).Class("btn icon small").Aria("label", "Remove tier "+name).Text("✕").
+			app.Elem("button").ID("tier-remove-"+name).Class("btn icon small").Attr("aria-label", "Remove tier "+name).Text("✕").
 				OnClick(func(ctx app.Context, e app.Event) { m.setTier(name, 0) }, name),
 		))
 	}
@@ -194,9 +194,9 @@ func (c *labControls) tiers() app.UI {
 		app.If(len(chips) > 0, app.Elem("div").Class("row").Body(chips...)),
 		app.Elem("div").Class("row").Body(
 			app.Elem("label").Attr("for", "tier-name").Class("inline-label").Text("tier"),
-			app.ElemSelfClosing("input").Attr("type", "text").ID("tier-name").Class("text small").Attr("placeholder", "pro").Aria("label", "Tier name"),
+			app.ElemSelfClosing("input").Attr("type", "text").ID("tier-name").Class("text small").Attr("placeholder", "pro").Attr("aria-label", "Tier name"),
 			app.Elem("label").Attr("for", "tier-factor").Class("inline-label").Text("×"),
-			app.ElemSelfClosing("input").Attr("type", "number").ID("tier-factor").Class("num small").Attr("min", 0.01).Attr("max", sim.MaxTierFactor).Attr("step", 0.5).Attr("value", 5).Aria("label", "Tier budget multiple"),
+			app.ElemSelfClosing("input").Attr("type", "number").ID("tier-factor").Class("num small").Attr("min", 0.01).Attr("max", sim.MaxTierFactor).Attr("step", 0.5).Attr("value", 5).Attr("aria-label", "Tier budget multiple"),
 			app.Elem("button").ID("tier-apply").Class("btn").Text("Set tier").OnClick(c.onTier),
 		),
 		errLine(m, "tier"),
@@ -256,17 +256,17 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 	}
 	return app.Elem("div").ID(id).Class("client").Body(
 		app.Elem("div").Class("row tight").Body(
-			app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-name").Class("text").Attr("value", cl.Name).Aria("label", "Client name").
+			app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-name").Class("text").Attr("value", cl.Name).Attr("aria-label", "Client name").
 				OnChange(edit(func(c *sim.Client) error {
 					c.Name = strings.TrimSpace(fieldText(app.Window().Get("document").Call("getElementById", id+"-name")))
 					return nil
 				}), id),
-			app.Elem("select").ID(id+"-pattern").Class("select").Aria("label", "Pattern").Body(pats...).
+			app.Elem("select").ID(id+"-pattern").Class("select").Attr("aria-label", "Pattern").Body(pats...).
 				OnChange(edit(func(c *sim.Client) error {
 					c.Pattern = m.defaultPattern(sim.PatternKind(fieldText(app.Window().Get("document").Call("getElementById", id+"-pattern"))))
 					return nil
 				}), id),
-			app.Elem("button").ID(id+"-remove").Class("btn icon").Title("Remove "+cl.Name).Aria("label", "Remove "+cl.Name).Text("✕").
+			app.Elem("button").ID(id+"-remove").Class("btn icon").Title("Remove "+cl.Name).Attr("aria-label", "Remove "+cl.Name).Text("✕").
 				OnClick(func(ctx app.Context, e app.Event) {
 					cs := m.clients()
 					if j < len(cs) {
@@ -321,7 +321,7 @@ func patternName(k sim.PatternKind) string {
 func (c *labControls) realTraffic() app.UI {
 	m := c.M
 	has := m.lab.Trace() != nil
-	return app.Elem("section").Class("card").Aria("label", "Real traffic").Body(
+	return app.Elem("section").Class("card").Attr("aria-label", "Real traffic").Body(
 		app.Elem("h2").Text("Real traffic"),
 		app.Elem("div").Class("row").Body(
 			app.Elem("button").ID("load-nasa").Class("btn").Text("Replay "+nasaLabel).OnClick(func(ctx app.Context, e app.Event) { loadNASA(ctx, m) }),
@@ -376,9 +376,9 @@ func (c *labControls) share() app.UI {
 	if c.copied {
 		copied = "Copied ✓"
 	}
-	return app.Elem("section").Class("card").Aria("label", "Share").Body(
+	return app.Elem("section").Class("card").Attr("aria-label", "Share").Body(
 		app.Elem("h2").Text("Share and export"),
-		app.ElemSelfClosing("input").Attr("type", "text").ID("share-link").Class("text share").Attr("readonly", true).Attr("value", shareLink(m)).Aria("label", "Link to this setup").
+		app.ElemSelfClosing("input").Attr("type", "text").ID("share-link").Class("text share").Attr("readonly", true).Attr("value", shareLink(m)).Attr("aria-label", "Link to this setup").
 			OnFocus(func(ctx app.Context, e app.Event) { ctx.JSSrc().Call("select") }),
 		app.Elem("div").Class("row").Body(
 			app.Elem("button").ID("copy-link").Class("btn").Text(copied).OnClick(func(ctx app.Context, e app.Event) {

@@ -323,14 +323,14 @@ func (v *labLanes) selMark(id string, i int, ln *sim.Lane, hist []sim.Record, a 
 func (v *labLanes) selLine(id string, i int, ln *sim.Lane) app.UI {
 	text := ""
 	if v.M.sel.lane != i {
-		return app.Elem("p").ID(id+"-selected").Class("hint small sel-line").Aria("live", "polite").Text(text)
+		return app.Elem("p").ID(id+"-selected").Class("hint small sel-line").Attr("aria-live", "polite").Text(text)
 	}
 	v.hist = ln.History(v.hist[:0])
 	hist := v.hist
 	if k, ok := v.M.selIndex(i, ln, hist); ok {
 		text = "Selected: " + labDecisionLabel(v.M.sel.g, hist[k]) + " — Enter explains it"
 	}
-	return app.Elem("p").ID(id+"-selected").Class("hint small sel-line").Aria("live", "polite").Text(text)
+	return app.Elem("p").ID(id+"-selected").Class("hint small sel-line").Attr("aria-live", "polite").Text(text)
 }
 
 // inspectorUI is the lab's inspector panel, below the lanes.
@@ -339,7 +339,7 @@ func (v *labLanes) inspectorUI() app.UI {
 	in := m.insp
 	note := app.Elem("p").ID("lab-insp-note").Class("hint").Text("The clock is paused while you inspect, so these numbers stay put (Resume continues the run). Close with ✕ or Escape.")
 	if in.err != "" {
-		return app.Elem("section").ID("lab-inspector").Class("card").Aria("label", "Decision inspector").Body(
+		return app.Elem("section").ID("lab-inspector").Class("card").Attr("aria-label", "Decision inspector").Body(
 			app.Elem("p").ID("inspector").Class("param-error").Role("alert").Text("⚠ "+in.err),
 			app.Elem("button").ID("insp-close").Class("btn").Text("✕ Close").OnClick(func(ctx app.Context, e app.Event) { v.closeInspector(ctx) }),
 		)

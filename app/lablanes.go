@@ -136,7 +136,7 @@ func (v *labLanes) Render() app.UI {
 	}
 	return app.Elem("div").Class("lab-main").Body(
 		v.timebar(l),
-		app.Elem("section").Class("card lanes").Aria("label", "Lanes").Body(
+		app.Elem("section").Class("card lanes").Attr("aria-label", "Lanes").Body(
 			v.legend(l, rmax),
 			app.Elem("div").Class("lane axis-row").Body(
 				app.Elem("div").Class("lane-side axis-side").Text("time (simulated) →"),
@@ -168,11 +168,11 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 	for _, x := range []float64{0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100} {
 		speeds = append(speeds, app.Elem("option").Attr("value", num(x)).Attr("selected", x == speed).Text(num(x)+"×"))
 	}
-	return app.Elem("section").Class("card timebar").Aria("label", "Clock").Body(
+	return app.Elem("section").Class("card timebar").Attr("aria-label", "Clock").Body(
 		app.Elem("div").Class("row").Body(
 			app.Elem("span").ID("lab-clock").Class("mono clock").Text("t = "+FormatClock(l.Now())),
 			app.Elem("span").ID("lab-clock-state").Class(cls).Text(state),
-			app.Elem("button").ID("lab-pause").Class("btn").Aria("pressed", paused).Text(pause).OnClick(func(ctx app.Context, e app.Event) {
+			app.Elem("button").ID("lab-pause").Class("btn").Attr("aria-pressed", paused).Text(pause).OnClick(func(ctx app.Context, e app.Event) {
 				// Read the state now: go-app keeps the first handler it mounted,
 				// so a value captured at render time would be stale.
 				if m.lab.Clock().Paused() || m.scrub != nil {
@@ -208,7 +208,7 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 		),
 		app.Elem("div").Class("row scrub-row").Body(
 			app.Elem("label").Attr("for", "scrub").Class("inline-label").Text("timeline"),
-			app.ElemSelfClosing("input").Attr("type", "range").ID("scrub").Attr("min", 0).Attr("max", int64(nowMs)).Attr("step", 1.0).Attr("value", int64(atMs)).
+			app.ElemSelfClosing("input").Attr("type", "range").ID("scrub").Attr("min", 0).Attr("max", int(nowMs)).Attr("step", 1.0).Attr("value", int(atMs)).
 				Aria("label", "Timeline: show every lane as it was at this instant").
 				OnInput(func(ctx app.Context, e app.Event) {
 					x, err := strconv.ParseFloat(fieldText(ctx.JSSrc()), 64)
@@ -638,7 +638,7 @@ func (e *laneEditor) Render() app.UI {
 		kinds = append(kinds, app.Elem("option").Attr("value", string(k)).Attr("selected", k == c.Kind).Text(k.Name()))
 	}
 	btn := func(act, label, title string, disabled bool) app.UI {
-		return app.Elem("button").ID(id+"-"+act).Class("btn icon").Title(title).Aria("label", title).Attr("disabled", disabled).Text(label).
+		return app.Elem("button").ID(id+"-"+act).Class("btn icon").Title(title).Attr("aria-label", title).Attr("disabled", disabled).Text(label).
 			OnClick(func(ctx app.Context, ev app.Event) { m.laneAction(i, act) }, id, act)
 	}
 	ps := laneParams(i, c.Kind)
@@ -650,7 +650,7 @@ func (e *laneEditor) Render() app.UI {
 	return app.Elem("div").Class("lane-editor").Body(
 		app.Elem("div").Class("row tight").Body(
 			app.Elem("span").Class("lane-num").Text("#"+strconv.Itoa(i+1)),
-			app.Elem("select").ID(id+"-kind").Class("select kind").Aria("label", "Strategy of lane "+strconv.Itoa(i+1)).Body(kinds...).
+			app.Elem("select").ID(id+"-kind").Class("select kind").Attr("aria-label", "Strategy of lane "+strconv.Itoa(i+1)).Body(kinds...).
 				OnChange(func(ctx app.Context, ev app.Event) {
 					m.setLaneKind(i, limiter.Kind(fieldText(ctx.JSSrc())))
 				}, id),
@@ -689,7 +689,7 @@ func (e *laneEditor) param(lp laneParam, c limiter.Config) app.UI {
 	return app.Elem("div").Class("lane-param").Body(
 		app.Elem("div").Class("param-inputs").Body(
 			app.Elem("label").Attr("for", p.ID+"-num").Class("pname").Text(p.Name),
-			app.ElemSelfClosing("input").Attr("type", "range").ID(p.ID).Attr("min", 0).Attr("max", LogSteps).Attr("step", 1.0).Attr("value", num(pos)).Aria("label", p.Name).
+			app.ElemSelfClosing("input").Attr("type", "range").ID(p.ID).Attr("min", 0).Attr("max", LogSteps).Attr("step", 1.0).Attr("value", num(pos)).Attr("aria-label", p.Name).
 				OnInput(func(ctx app.Context, ev app.Event) {
 					x, err := strconv.ParseFloat(fieldText(ctx.JSSrc()), 64)
 					if err == nil {
@@ -697,7 +697,7 @@ func (e *laneEditor) param(lp laneParam, c limiter.Config) app.UI {
 						m.setLaneParam(i, which, p.FromSlider(x))
 					}
 				}, p.ID),
-			followMessage(app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num small").Attr("step", "any").Attr("value", num(val)).Aria("label", p.Name+" ("+p.Unit+")"),
+			followMessage(app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num small").Attr("step", "any").Attr("value", num(val)).Attr("aria-label", p.Name+" ("+p.Unit+")"),
 				m.errs, p, func(err error) { m.setErr(p.ID, err); m.changed() }).
 				OnChange(func(ctx app.Context, ev app.Event) {
 					x, err := p.Parse(fieldText(ctx.JSSrc()))
@@ -837,7 +837,7 @@ func (t *labTotals) Render() app.UI {
 	if s.Clients > len(s.Rows) {
 		more = " (the " + strconv.Itoa(len(s.Rows)) + " denied most of " + strconv.Itoa(s.Clients) + ")"
 	}
-	return app.Elem("section").Class("card totals").Aria("label", "Per-client totals").Body(
+	return app.Elem("section").Class("card totals").Attr("aria-label", "Per-client totals").Body(
 		app.Elem("h2").Text("Per-client totals: allowed / denied"+more),
 		app.Elem("div").Class("table-wrap").Body(
 			app.Elem("table").ID("totals").Body(app.Elem("thead").Body(app.Elem("tr").Body(head...)), app.Elem("tbody").Body(rows...)),

@@ -140,7 +140,7 @@ func (p *learn) Render() app.UI {
 	}
 	return app.Elem("div").Class("page learn-page").Body(
 		pageHeader("learn", "Learn rate limiting", "Guided lessons on the real limiter, a predict-then-reveal quiz, and interview drill cards. Every number is worked out by the limiter itself."),
-		app.Elem("nav").Class("tabs").Aria("label", "Learn sections").Body(
+		app.Elem("nav").Class("tabs").Attr("aria-label", "Learn sections").Body(
 			p.tab(modeLessons, "/learn", "Guided lessons"),
 			p.tab(modeQuiz, "/learn?mode=quiz", "Quiz: predict, then reveal"),
 			p.tab(modeCards, "/learn?mode=cards", "Interview drill cards"),
@@ -156,7 +156,7 @@ func (p *learn) Render() app.UI {
 func (p *learn) tab(mode, href, text string) app.UI {
 	a := app.Elem("a").ID("tab-"+mode).Class("tab").Attr("href", href).Text(text)
 	if p.mode == mode {
-		a = a.Class("tab on").Aria("current", "page")
+		a = a.Class("tab on").Attr("aria-current", "page")
 	}
 	return a
 }
@@ -172,14 +172,14 @@ func (p *learn) lessons() app.UI {
 		open = &lessonView{ID: p.lesson}
 	}
 	return app.Elem("div").Class("learn-layout").Body(
-		app.Elem("nav").Class("card lesson-nav").Aria("label", "Lessons").Body(
+		app.Elem("nav").Class("card lesson-nav").Attr("aria-label", "Lessons").Body(
 			app.Elem("h2").Text("Lessons"),
 			app.Elem("ol").ID("lesson-list").Class("lesson-list").Body(
 				app.Range(ls).Slice(func(i int) app.UI {
 					l := ls[i]
 					a := app.Elem("a").ID("lesson-link-"+l.ID).Attr("href", "/learn?lesson="+l.ID).Text(l.Title)
 					if l.ID == p.lesson {
-						a = a.Class("on").Aria("current", "page")
+						a = a.Class("on").Attr("aria-current", "page")
 					}
 					return app.Elem("li").Body(a)
 				}),

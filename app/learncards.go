@@ -31,7 +31,7 @@ func (v *cardsView) Render() app.UI {
 				return app.Elem("li").ID("card-"+c.ID).Class("drill").Body(
 					app.Elem("h3").Class("drill-q").Text(c.Question),
 					app.Elem("div").Class("row").Body(
-						app.Elem("button").ID("card-toggle-"+c.ID).Class("btn").Aria("expanded", open).Aria("controls", "card-answer-"+c.ID).
+						app.Elem("button").ID("card-toggle-"+c.ID).Class("btn").Attr("aria-expanded", open).Attr("aria-controls", "card-answer-"+c.ID).
 							Text(btn).OnClick(v.toggle(c.ID), c.ID),
 						app.Elem("a").ID("card-lesson-"+c.ID).Attr("href", "/learn?lesson="+c.Lesson).
 							Text("See it in lesson "+strconv.Itoa(l.Number)+": "+l.Title+" →"),

@@ -116,7 +116,7 @@ func (v *lessonView) check() app.UI {
 	if !r.ok {
 		cls, head = "check fail", "✕ Check failed: this is not what the lesson expects"
 	}
-	return app.Elem("section").ID("lesson-check").Class(cls).DataSet("ok", r.ok).Aria("label", "What you should have seen").Body(
+	return app.Elem("section").ID("lesson-check").Class(cls).DataSet("ok", r.ok).Attr("aria-label", "What you should have seen").Body(
 		app.Elem("p").ID("lesson-check-head").Class("check-head").Text(head),
 		app.Elem("p").ID("lesson-check-msg").Text(r.msg),
 	)
@@ -159,7 +159,7 @@ func (v *lessonView) laneStrip(i int, ln *sim.Lane) app.UI {
 	for k, rec := range hist {
 		if s := rec.At.Truncate(time.Second); s != sec {
 			sec = s
-			marks = append(marks, app.Elem("span").Class("sec").Aria("hidden", true).Text(strconv.Itoa(int(s/time.Second))+" s"))
+			marks = append(marks, app.Elem("span").Class("sec").Attr("aria-hidden", true).Text(strconv.Itoa(int(s/time.Second))+" s"))
 		}
 		cls, sym := "mark ok", "✓"
 		if !rec.Allowed {
@@ -169,11 +169,11 @@ func (v *lessonView) laneStrip(i int, ln *sim.Lane) app.UI {
 			cls += " sel"
 		}
 		marks = append(marks, app.Elem("span").ID("mark-"+strconv.Itoa(i)+"-"+strconv.Itoa(k)).Class(cls).
-			Role("button").TabIndex(0).Aria("label", markLabel(k, rec)).Title(markLabel(k, rec)).
+			Role("button").TabIndex(0).Attr("aria-label", markLabel(k, rec)).Title(markLabel(k, rec)).
 			DataSet("lane", i).DataSet("k", k).Text(sym))
 	}
 	wc := ln.Worst()
-	return app.Elem("section").ID("lstrip-"+strconv.Itoa(i)).Class("lstrip").Aria("label", "Lane "+strconv.Itoa(i+1)+": "+title).Body(
+	return app.Elem("section").ID("lstrip-"+strconv.Itoa(i)).Class("lstrip").Attr("aria-label", "Lane "+strconv.Itoa(i+1)+": "+title).Body(
 		app.Elem("div").Class("lstrip-head").Body(
 			app.Elem("span").Class("lane-num").Text(strconv.Itoa(i+1)),
 			app.Elem("span").Class("lstrip-title").Text(title),
@@ -272,7 +272,7 @@ func (v *lessonView) table() app.UI {
 		app.Elem("ul").ID("lesson-facts").Class("facts").Body(
 			app.Range(res.Facts).Slice(func(i int) app.UI { return app.Elem("li").Text(res.Facts[i].Text) }),
 		),
-		app.Elem("div").Class("table-wrap result-wrap").TabIndex(0).Aria("label", "Lesson table, scrollable").Body(
+		app.Elem("div").Class("table-wrap result-wrap").TabIndex(0).Attr("aria-label", "Lesson table, scrollable").Body(
 			app.Elem("table").ID("lesson-table").Class("result-table").Body(
 				app.Elem("thead").Body(app.Elem("tr").Body(
 					app.Range(res.Columns).Slice(func(i int) app.UI { return app.Elem("th").Attr("scope", "col").Text(res.Columns[i]) }),

@@ -104,7 +104,7 @@ func (v *view) Render() app.UI {
 	if !s.Running() {
 		clockState, clockClass = "paused", "badge pause"
 	}
-	return app.Elem("section").Class("card view").Aria("label", "Live view").Body(
+	return app.Elem("section").Class("card view").Attr("aria-label", "Live view").Body(
 		app.Elem("div").Class("stats").Body(
 			gauge,
 			stat("Allowed", app.Elem("span").Class("big ok").Body(app.Elem("span").Class("sym").Text("✓ "), app.Elem("span").ID("allowed-count").Text(strconv.Itoa(allowed)))),
