@@ -64,7 +64,7 @@ func newHandler(version string) (http.Handler, error) {
 		Description:     pages[0].about,
 		Author:          "ratelab",
 		Lang:            "en",
-		LoadingLabel:    "Loading the playground…",
+		LoadingLabel:    "Loading ratelab…", // every page shows it (app.js has one label)
 		BackgroundColor: "#f6f7f9",
 		ThemeColor:      "#1f6feb",
 		Icon: app.Icon{

@@ -161,6 +161,9 @@ func TestStartWasm(t *testing.T) {
 	if i, j := strings.Index(page, "var ratelabWasm"), strings.Index(page, "</head>"); i < 0 || j < i {
 		t.Errorf("the start script is not in the head (at %d, </head> at %d)", i, j)
 	}
+	if lab := get("/lab"); !strings.Contains(lab, `>Loading ratelab…</p>`) || strings.Contains(lab, "Loading the playground") {
+		t.Error("the lab's loading label is not \"Loading ratelab…\"")
+	}
 	js := get("/app.js")
 	if want := "{ instance: await WebAssembly.instantiate(await ratelabWasm, go.importObject) };"; strings.Count(js, want) != 1 {
 		t.Errorf("app.js does not instantiate the started module once: want %s", want)
