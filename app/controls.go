@@ -175,7 +175,7 @@ func (c *controls) param(label string, p Param, v float64, apply func(float64) e
 		),
 		app.Elem("div").Class("param-inputs").Body(
 			app.ElemSelfClosing("input").Attr("type", "range").ID(p.ID).Attr("min", lo).Attr("max", hi).Attr("step", step).Attr("value", num(pos)).
-				Aria("label", label).
+				Attr("aria-label", label).
 				OnInput(func(ctx app.Context, e app.Event) {
 					x, err := strconv.ParseFloat(fieldText(ctx.JSSrc()), 64)
 					if err != nil {

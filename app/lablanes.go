@@ -209,7 +209,7 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 		app.Elem("div").Class("row scrub-row").Body(
 			app.Elem("label").Attr("for", "scrub").Class("inline-label").Text("timeline"),
 			app.ElemSelfClosing("input").Attr("type", "range").ID("scrub").Attr("min", 0).Attr("max", int(nowMs)).Attr("step", 1.0).Attr("value", int(atMs)).
-				Aria("label", "Timeline: show every lane as it was at this instant").
+				Attr("aria-label", "Timeline: show every lane as it was at this instant").
 				OnInput(func(ctx app.Context, e app.Event) {
 					x, err := strconv.ParseFloat(fieldText(ctx.JSSrc()), 64)
 					if err == nil {
@@ -408,9 +408,9 @@ func (v *labLanes) laneSVG(i int, id string, ln *sim.Lane, l *sim.Lab, a axis, r
 	okPath, noPath := v.markPaths(a)
 	off, adm, stp := v.ratePaths(ln, l, a, rmax, st)
 	band, marks := v.stateBand(st, a, now)
-	return svg("svg").ID(id+"-svg").Attr("viewBox", "0 0 600 140").Attr("width", "100%").Attr("class", "lane-svg").
+	return svg("svg").ID(id+"-svg").Attr("viewBox", "0 0 600 140").Attr("width", "100%").
 		TabIndex(0).Role("application").
-		Aria("label", "Lane "+strconv.Itoa(i+1)+" requests: ←/→ choose a request, Enter explains it (or click a mark)").
+		Attr("aria-label", "Lane "+strconv.Itoa(i+1)+" requests: ←/→ choose a request, Enter explains it (or click a mark)").
 		OnClick(v.onStripClick(i), i).OnFocus(v.onStripFocus(i), i).OnKeyDown(v.onStripKey(i), i).Body(
 		band,
 		worstBand(id, a, wc),

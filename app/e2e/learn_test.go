@@ -557,7 +557,25 @@ func testThemeAndNarrow(p *page, axe string) {
 	g := p.freshAt(p.base+"/", "Rate limiter playground")
 	g.noHorizontalScroll()
 	g.screenshot("learn-11-360px-playground.png")
+	// The drawings' labels stay readable on a phone (web/app.css): sizes in
+	// SVG units, which the 360 px screen scales to about half.
+	if got := g.eval(`[...document.querySelectorAll("#figure text")].map((e) => e.getAttribute("font-size") + ":" + getComputedStyle(e).fontSize).filter((x, i, a) => a.indexOf(x) === i).sort().join(" ")`); got != "11:24px 12:24px 22:22px" {
+		p.t.Errorf("playground drawing at 360 px, font-size attribute:computed size: %q", got)
+	}
+	drawing := func(lab *page) string {
+		return lab.eval(`(() => { const s = document.querySelector("#lane-0-svg"), a = document.querySelectorAll("#axis text");
+			return [getComputedStyle(s.querySelector("text")).fontSize, getComputedStyle(s).borderTopWidth, getComputedStyle(a[0]).fontSize, getComputedStyle(a[0]).display, getComputedStyle(a[1]).display].join(" "); })()`)
+	}
+	lab := p.freshAt(p.base+"/lab", "Comparison lab")
+	lab.noHorizontalScroll()
+	if got, want := drawing(lab), "17px 1px 21px block none"; got != want {
+		p.t.Errorf("lab at 360 px: lane label size, lane border, axis label size, first and second axis label display: %q, want %q", got, want)
+	}
 	p.do(chromedp.EmulateViewport(1360, 940))
+	lab = p.freshAt(p.base+"/lab", "Comparison lab")
+	if got, want := drawing(lab), "15px 1px 15px block block"; got != want {
+		p.t.Errorf("lab at 1360 px: lane label size, lane border, axis label size, first and second axis label display: %q, want %q", got, want)
+	}
 }
 
 // noHorizontalScroll fails when the page is wider than the viewport.
