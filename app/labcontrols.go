@@ -46,7 +46,7 @@ func (c *labControls) Render() app.UI {
 			errLine(m, "budget"),
 			app.Elem("h2").Text("Lanes"),
 			app.Elem("div").Class("row").Body(
-				app.Elem("select").ID("add-lane").Class("select").Attr("aria-label", "Add a lane").Attr("disabled", len(s.Lanes) >= sim.MaxLanes).
+				boolAttr(app.Elem("select").ID("add-lane").Class("select").Attr("aria-label", "Add a lane"), "disabled", len(s.Lanes) >= sim.MaxLanes).
 					OnChange(c.onAddLane).Body(addLaneOptions()...),
 				app.Elem("span").ID("lane-count").Class("hint").Text(strconv.Itoa(len(s.Lanes))+" of "+strconv.Itoa(sim.MaxLanes)+" lanes"),
 			),
@@ -106,7 +106,7 @@ func (c *labControls) traffic(s sim.Setup) app.UI {
 	fireAs := m.fireClient()
 	var asOpts []app.UI
 	for _, cl := range s.Clients {
-		asOpts = append(asOpts, app.Elem("option").Attr("value", cl.Name).Attr("selected", cl.Name == fireAs).Text(cl.Name))
+		asOpts = append(asOpts, boolAttr(app.Elem("option").Attr("value", cl.Name), "selected", cl.Name == fireAs).Text(cl.Name))
 	}
 	if len(s.Clients) == 0 {
 		asOpts = append(asOpts, app.Elem("option").Attr("value", "you").Text("you"))
@@ -164,7 +164,7 @@ func (c *labControls) traffic(s sim.Setup) app.UI {
 		),
 		errLine(m, "clients"),
 		app.Elem("div").Class("row").Body(
-			app.Elem("button").ID("add-client").Class("btn").Attr("disabled", len(s.Clients) >= sim.MaxClients).Text("+ Add client").
+			boolAttr(app.Elem("button").ID("add-client").Class("btn"), "disabled", len(s.Clients) >= sim.MaxClients).Text("+ Add client").
 				OnClick(func(ctx app.Context, e app.Event) {
 					cs := m.clients()
 					cs = append(cs, sim.Client{Name: newClientName(cs), Pattern: m.defaultPattern(sim.PatternPoisson), Weight: 1})
@@ -234,7 +234,7 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 	}
 	var pats []app.UI
 	for _, k := range sim.PatternKinds {
-		pats = append(pats, app.Elem("option").Attr("value", string(k)).Attr("selected", k == cl.Pattern.Kind).Text(patternName(k)))
+		pats = append(pats, boolAttr(app.Elem("option").Attr("value", string(k)), "selected", k == cl.Pattern.Kind).Text(patternName(k)))
 	}
 	params := patternParams(j, cl.Pattern.Kind)
 	fields := make([]app.UI, 0, len(params))
@@ -325,7 +325,7 @@ func (c *labControls) realTraffic() app.UI {
 		app.Elem("h2").Text("Real traffic"),
 		app.Elem("div").Class("row").Body(
 			app.Elem("button").ID("load-nasa").Class("btn").Text("Replay "+nasaLabel).OnClick(func(ctx app.Context, e app.Event) { loadNASA(ctx, m) }),
-			app.Elem("button").ID("run-trace").Class("btn primary").Attr("disabled", !has).Title("Decide every request of the trace as fast as possible; draw only the end").
+			boolAttr(app.Elem("button").ID("run-trace").Class("btn primary"), "disabled", !has).Title("Decide every request of the trace as fast as possible; draw only the end").
 				Text("Run to end (full speed)").OnClick(func(ctx app.Context, e app.Event) {
 				m.live()
 				m.lab.Clock().Pause()

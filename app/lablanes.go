@@ -166,7 +166,7 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 	speed := m.lab.Clock().Speed()
 	var speeds []app.UI
 	for _, x := range []float64{0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100} {
-		speeds = append(speeds, app.Elem("option").Attr("value", num(x)).Attr("selected", x == speed).Text(num(x)+"×"))
+		speeds = append(speeds, boolAttr(app.Elem("option").Attr("value", num(x)), "selected", x == speed).Text(num(x)+"×"))
 	}
 	return app.Elem("section").Class("card timebar").Attr("aria-label", "Clock").Body(
 		app.Elem("div").Class("row").Body(
@@ -250,7 +250,7 @@ func (v *labLanes) legend(l *sim.Lab, rmax float64) app.UI {
 			break
 		}
 		seen = seen || n == focus
-		opts = append(opts, app.Elem("option").Attr("value", n).Attr("selected", n == focus).Text(n))
+		opts = append(opts, boolAttr(app.Elem("option").Attr("value", n), "selected", n == focus).Text(n))
 	}
 	if !seen && focus != "" {
 		opts = append(opts, app.Elem("option").Attr("value", focus).Attr("selected", true).Text(focus))
@@ -635,10 +635,10 @@ func (e *laneEditor) Render() app.UI {
 	e.sliders = e.sliders[:0]
 	var kinds []app.UI
 	for _, k := range limiter.Kinds {
-		kinds = append(kinds, app.Elem("option").Attr("value", string(k)).Attr("selected", k == c.Kind).Text(k.Name()))
+		kinds = append(kinds, boolAttr(app.Elem("option").Attr("value", string(k)), "selected", k == c.Kind).Text(k.Name()))
 	}
 	btn := func(act, label, title string, disabled bool) app.UI {
-		return app.Elem("button").ID(id+"-"+act).Class("btn icon").Title(title).Attr("aria-label", title).Attr("disabled", disabled).Text(label).
+		return boolAttr(app.Elem("button").ID(id+"-"+act).Class("btn icon").Title(title).Attr("aria-label", title), "disabled", disabled).Text(label).
 			OnClick(func(ctx app.Context, ev app.Event) { m.laneAction(i, act) }, id, act)
 	}
 	ps := laneParams(i, c.Kind)

@@ -209,3 +209,38 @@ func TestNoWebListing(t *testing.T) {
 		}
 	}
 }
+
+// TestPrerenderBooleans: the pre-rendered pages (what shows until the wasm
+// runs) carry no disabled="false" or selected="false", which HTML reads as
+// disabled and selected, and each of the lab's selects has one selected
+// option.
+func TestPrerenderBooleans(t *testing.T) {
+	routes()
+	h, err := newHandler("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/", "/lab", "/learn", "/lab?lane=gcra,5,5&lane=fixed_window,10,1s&speed=2"} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		body := rec.Body.String()
+		for _, bad := range []string{`disabled="false"`, `selected="false"`} {
+			if n := strings.Count(body, bad); n > 0 {
+				t.Errorf("%s: %d × %s", path, n, bad)
+			}
+		}
+		if !strings.HasPrefix(path, "/lab") {
+			continue
+		}
+		selects := strings.Split(body, "<select")[1:]
+		if len(selects) < 4 {
+			t.Fatalf("%s: %d selects", path, len(selects))
+		}
+		for i, s := range selects {
+			s = s[:strings.Index(s, "</select>")]
+			if n := strings.Count(s, " selected"); n != 1 {
+				t.Errorf("%s: select %d has %d selected options, want 1", path, i, n)
+			}
+		}
+	}
+}
