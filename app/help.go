@@ -138,10 +138,10 @@ func (t *siteTools) Render() app.UI {
 var shortcuts = [][2]string{
 	{"?", "open or close this help"},
 	{"Esc", "close this help, or the inspector"},
-	{"Space", "send one request (playground and comparison lab)"},
+	{"Space", "send one request (playground and comparison lab), unless a button you reached with Tab has the focus"},
 	{"Tab / Shift+Tab", "move between controls and request marks"},
 	{"Enter", "on a focused request mark (✓ / ✕): open the inspector that explains it"},
-	{"Enter / Space", "press the focused button"},
+	{"Enter / Space", "press the button you reached with Tab"},
 	{"← →", "change the focused slider; in the quiz, pick allowed or denied"},
 }
 

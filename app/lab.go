@@ -71,7 +71,8 @@ func (p *lab) OnMount(ctx app.Context) {
 			e.PreventDefault()
 		}
 	})
-	p.releaseKey = func() { down(); up() }
+	focus := trackFocus()
+	p.releaseKey = func() { down(); up(); focus() }
 }
 
 func (p *lab) OnDismount() {

@@ -21,14 +21,15 @@ func (p *playground) OnInit() {
 
 func (p *playground) OnMount(ctx app.Context) {
 	p.releaseKey = app.Window().AddEventListener("keydown", p.onKeyDown)
-	// The button that Space would press is activated on keyup; Space is ours.
+	// A button is pressed on keyup: unless the key is the focused
+	// element's (typing), Space is ours.
 	release := app.Window().AddEventListener("keyup", func(ctx app.Context, e app.Event) {
 		if isSpace(e) && !typing(e) {
 			e.PreventDefault()
 		}
 	})
-	down := p.releaseKey
-	p.releaseKey = func() { down(); release() }
+	down, focus := p.releaseKey, trackFocus()
+	p.releaseKey = func() { down(); release(); focus() }
 }
 
 func (p *playground) OnDismount() {
@@ -53,14 +54,20 @@ func isSpace(e app.Event) bool {
 	return e.Get("code").String() == "Space" || e.Get("key").String() == " "
 }
 
-// typing reports whether the key went to a text or number field, or into a
-// dialog (the shortcuts' help), whose buttons Space and Enter press.
+// typing reports whether the key belongs to the focused element, so Space
+// must not send a request: a text or number field, anything in a dialog (the
+// shortcuts' help), or a button, link or check box reached with Tab, which
+// Space presses as the help says. A button clicked with the mouse keeps the
+// focus, but Space still sends a request after a click on Pause.
 func typing(e app.Event) bool {
 	t := e.Get("target")
 	if !t.Truthy() {
 		return false
 	}
 	if t.Get("closest").Truthy() && t.Call("closest", "[role=dialog]").Truthy() {
+		return true
+	}
+	if !focusByPointer && t.Get("matches").Truthy() && t.Call("matches", pressable).Bool() {
 		return true
 	}
 	switch t.Get("tagName").String() {
@@ -72,6 +79,25 @@ func typing(e app.Event) bool {
 	}
 	return false
 }
+
+// focusByPointer holds unless the focus was last moved with Tab: a mouse or
+// touch press sets it, Tab clears it (see trackFocus). :focus-visible cannot
+// tell: Chromium makes a clicked button match it as soon as a key is pressed.
+var focusByPointer = true
+
+// trackFocus keeps focusByPointer; it returns the function that stops it.
+func trackFocus() func() {
+	down := app.Window().AddEventListener("pointerdown", func(ctx app.Context, e app.Event) { focusByPointer = true })
+	tab := app.Window().AddEventListener("keydown", func(ctx app.Context, e app.Event) {
+		if e.Get("key").String() == "Tab" {
+			focusByPointer = false
+		}
+	})
+	return func() { down(); tab() }
+}
+
+// pressable are the controls Space presses when they have the focus.
+const pressable = "button, a[href], summary, [role=button], input[type=checkbox], input[type=radio], input[type=button]"
 
 func (p *playground) Render() app.UI {
 	return app.Elem("div").Class("page").Body(

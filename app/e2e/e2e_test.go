@@ -45,6 +45,7 @@ func TestPlayground(t *testing.T) {
 	t.Run("TokenBucket", func(t *testing.T) { p.t = t; testTokenBucket(p) })
 	t.Run("BadInput", func(t *testing.T) { p.t = t; testBadInput(p) })
 	t.Run("SpaceAndBurst", func(t *testing.T) { p.t = t; testSpaceAndBurst(p) })
+	t.Run("SpaceOnFocusedButton", func(t *testing.T) { p.t = t; testSpaceOnButton(p) })
 	t.Run("SlidingWindowLog", func(t *testing.T) { p.t = t; testSlidingWindowLog(p) })
 	t.Run("AutofireScreenshot", func(t *testing.T) { p.t = t; testAutofire(p) })
 	t.Run("SliderArrowKeys", func(t *testing.T) { p.t = t; testSliderKeys(p) })
@@ -185,6 +186,40 @@ func testBadInput(p *page) {
 	p.waitValue("#capacity-num", limit)
 	p.setNumber("capacity-num", "3")
 	p.waitText("#capacity-value", "3 tokens")
+}
+
+// testSpaceOnButton: Space presses a button reached with the keyboard (the
+// help's "Enter / Space"), and sends no request; after a mouse click on the
+// same button, Space sends a request and presses nothing.
+func testSpaceOnButton(p *page) {
+	allowed, denied := p.text("#allowed-count"), p.text("#denied-count")
+	state := p.text("#clock-state")
+	other := map[string]string{"paused": "running", "running": "paused"}[state]
+	// Focus Pause from the keyboard: Tab away and Shift+Tab back.
+	p.eval(`(() => { document.getElementById("pause").focus(); return ""; })()`)
+	p.do(chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift)))
+	if id := p.eval(`document.activeElement.id`); id != "pause" {
+		p.t.Fatalf("focused %q after Tab, Shift+Tab; want pause", id)
+	}
+	p.do(chromedp.KeyEvent(" "))
+	p.waitText("#clock-state", other)
+	if a, d := p.text("#allowed-count"), p.text("#denied-count"); a != allowed || d != denied {
+		p.t.Errorf("Space on the focused Pause sent a request: %s/%s allowed/denied, were %s/%s", a, d, allowed, denied)
+	}
+	// A mouse click leaves Pause focused, but Space sends.
+	p.click("#pause")
+	p.waitText("#clock-state", state)
+	p.do(chromedp.KeyEvent(" "))
+	p.poll("requests decided", "1", func() string {
+		a, _ := strconv.Atoi(p.text("#allowed-count"))
+		d, _ := strconv.Atoi(p.text("#denied-count"))
+		a0, _ := strconv.Atoi(allowed)
+		d0, _ := strconv.Atoi(denied)
+		return strconv.Itoa(a + d - a0 - d0)
+	})
+	if s := p.text("#clock-state"); s != state {
+		p.t.Errorf("Space after a click on Pause changed the clock to %q", s)
+	}
 }
 
 // testSpaceAndBurst: after a reset (fresh bucket of 3, paused), Space sends
