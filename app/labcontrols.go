@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -146,9 +147,18 @@ func (c *labControls) traffic(s sim.Setup) app.UI {
 			app.Elem("label").Attr("for", "seed").Class("inline-label").Text("Seed"),
 			app.ElemSelfClosing("input").Attr("type", "number").ID("seed").Class("num").Attr("min", 0).Attr("step", 1.0).Attr("value", strconv.FormatUint(s.Seed, 10)).
 				OnChange(func(ctx app.Context, e app.Event) {
-					v, err := strconv.ParseUint(strings.TrimSpace(fieldText(ctx.JSSrc())), 10, 64)
+					text := strings.TrimSpace(fieldText(ctx.JSSrc()))
+					v, err := sim.ParseSeed(text)
+					switch {
+					case text == unreadable:
+						err = fmt.Errorf("seed is not a number the browser can read (too large, or not a number); want 0 to %d", uint64(math.MaxUint64))
+					case text == "":
+						err = fmt.Errorf("seed is empty; want 0 to %d", uint64(math.MaxUint64))
+					case err != nil:
+						err = fmt.Errorf("seed %w", err)
+					}
 					if err != nil {
-						m.setErr("seed", fmt.Errorf("seed %q is not a whole number; want 0 or more", fieldText(ctx.JSSrc())))
+						m.setErr("seed", err)
 						return
 					}
 					m.live()

@@ -50,6 +50,10 @@ type labLanes struct {
 	totals *totalsSnap
 	totAt  time.Time
 	totVer uint64
+
+	// The timeline slider's value as last drawn, and as last set on the
+	// element (see frame).
+	scrubAt, scrubSet int
 }
 
 func (v *labLanes) OnMount(ctx app.Context) {
@@ -73,6 +77,16 @@ func (v *labLanes) frame(ctx app.Context, now time.Time, dt time.Duration) {
 	if now.Sub(v.urlAt) > 300*time.Millisecond {
 		v.urlAt = now
 		v.syncURL(ctx)
+	}
+	if v.scrubAt != v.scrubSet {
+		// go-app sets a changed max and value in no set order, and a range
+		// input clamps a value set before a larger max: after "Run to end"
+		// or "+1 s" while paused, the thumb stayed at the old end. The
+		// element has its new max by now (drawn in an earlier frame).
+		if el := app.Window().GetElementByID("scrub"); el.Truthy() {
+			el.Set("value", strconv.Itoa(v.scrubAt))
+			v.scrubSet = v.scrubAt
+		}
 	}
 	if m.version == v.drawn {
 		ctx.PreventUpdate()
@@ -163,6 +177,7 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 	}
 	nowMs := m.lab.Now() / time.Millisecond
 	atMs := l.Now() / time.Millisecond
+	v.scrubAt = int(atMs)
 	speed := m.lab.Clock().Speed()
 	var speeds []app.UI
 	for _, x := range []float64{0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100} {

@@ -326,6 +326,14 @@ func testLabTamperedLink(p *page) {
 	f.waitText("h1", "Comparison lab")
 	f.screenshot("lab-4-tampered-link.png")
 	f.t.Logf("banner: %v", want)
+	// A seed typed out of range says which way, and the run keeps seed 1.
+	f.setNumber("seed", "-1")
+	f.waitText("#seed-error", `⚠ seed "-1" is negative; want 0 to 18446744073709551615`)
+	f.setNumber("seed", "18446744073709551616")
+	f.waitText("#seed-error", `⚠ seed "18446744073709551616" is too large; want 0 to 18446744073709551615`)
+	if link := f.eval(`document.getElementById("share-link").value`); !strings.Contains(link, "seed=1&") {
+		f.t.Errorf("share link after refused seeds: %s; want seed=1", link)
+	}
 }
 
 // testLabMalformedCSV: a bad file shows the parser's message with its line
@@ -375,6 +383,11 @@ func testLabNASA(p *page) {
 	}
 	p.click("#run-trace")
 	p.waitText("#lab-clock", "t = 39568.000 s")
+	// The timeline's thumb is at the end, where the clock is (it stayed
+	// near the start when its value was set before its larger max).
+	p.poll("#scrub value/max", "39568000/39568000", func() string {
+		return p.eval(`(() => { const s = document.getElementById("scrub"); return s.value + "/" + s.max; })()`)
+	})
 
 	link := p.eval(`document.getElementById("share-link").value`)
 	u, err := url.Parse(link)

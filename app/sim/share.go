@@ -129,8 +129,8 @@ func DecodeSetup(q url.Values) (Setup, error) {
 		}
 	}
 	if q.Has("seed") {
-		if v, err := strconv.ParseUint(q.Get("seed"), 10, 64); err != nil {
-			fail("seed", fmt.Errorf("%q is not a whole number; want 0 to %d", q.Get("seed"), uint64(math.MaxUint64)))
+		if v, err := ParseSeed(q.Get("seed")); err != nil {
+			fail("seed", err)
 		} else {
 			s.Seed = v
 		}
@@ -330,4 +330,22 @@ func decodeClient(v string) (Client, error) {
 		return Client{}, err
 	}
 	return c, nil
+}
+
+// ParseSeed reads a seed: a whole number from 0 to 2^64 − 1, in decimal.
+// Its error quotes the text and gives that range: the number is negative,
+// too large, or not a whole number.
+func ParseSeed(text string) (uint64, error) {
+	v, err := strconv.ParseUint(text, 10, 64)
+	if err == nil {
+		return v, nil
+	}
+	problem := "is not a whole number"
+	if _, ierr := strconv.ParseInt(text, 10, 64); ierr == nil || errors.Is(ierr, strconv.ErrRange) {
+		problem = "is too large"
+		if strings.HasPrefix(text, "-") {
+			problem = "is negative"
+		}
+	}
+	return 0, fmt.Errorf("%q %s; want 0 to %d", text, problem, uint64(math.MaxUint64))
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"math"
 	"net/url"
 	"reflect"
 	"testing"
@@ -81,7 +82,7 @@ func TestShareFallbackPerPart(t *testing.T) {
 	q.Add("lane", "gcra,1,1")
 	got, err := DecodeSetup(q)
 	want := "link: lane: 9 lanes; want at most 6; using the default lane\n" +
-		`link: seed: "-1" is not a whole number; want 0 to 18446744073709551615; using the default seed`
+		`link: seed: "-1" is negative; want 0 to 18446744073709551615; using the default seed`
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v\nwant %s", err, want)
 	}
@@ -91,5 +92,31 @@ func TestShareFallbackPerPart(t *testing.T) {
 	// No query at all: the defaults, no error.
 	if got, err := DecodeSetup(url.Values{}); err != nil || !reflect.DeepEqual(got, def) {
 		t.Errorf("empty query = %+v, %v", got, err)
+	}
+}
+
+func TestParseSeed(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want uint64
+		err  string
+	}{
+		{"0", 0, ""},
+		{"18446744073709551615", math.MaxUint64, ""},
+		{"-1", 0, `"-1" is negative; want 0 to 18446744073709551615`},
+		{"-99999999999999999999", 0, `"-99999999999999999999" is negative; want 0 to 18446744073709551615`},
+		{"18446744073709551616", 0, `"18446744073709551616" is too large; want 0 to 18446744073709551615`},
+		{"1.5", 0, `"1.5" is not a whole number; want 0 to 18446744073709551615`},
+		{"12x", 0, `"12x" is not a whole number; want 0 to 18446744073709551615`},
+		{"", 0, `"" is not a whole number; want 0 to 18446744073709551615`},
+	} {
+		got, err := ParseSeed(c.text)
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		if got != c.want || msg != c.err {
+			t.Errorf("ParseSeed(%q) = %d, %q; want %d, %q", c.text, got, msg, c.want, c.err)
+		}
 	}
 }
