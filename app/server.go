@@ -76,13 +76,25 @@ func newHandler(version string) (http.Handler, error) {
 		Styles:                []string{"/web/app.css", "/web/learn.css"},
 		Version:               version,
 		ServiceWorkerTemplate: workerJS,
-		RawHeaders:            []string{startWasmJS()},
+		// go-app caches "/" at install; the other pages too, so that each
+		// page whose binary the worker has kept also opens offline.
+		CacheableResources: otherPagePaths(),
+		RawHeaders:         []string{startWasmJS()},
 	}
 	appJS, err := pageWasmJS(h)
 	if err != nil {
 		return nil, err
 	}
 	return precompressedFiles(trimPageSlash(noWebListing(appJS))), nil
+}
+
+// otherPagePaths are the paths of the pages but the first ("/").
+func otherPagePaths() []string {
+	var paths []string
+	for _, pg := range pages[1:] {
+		paths = append(paths, pg.path)
+	}
+	return paths
 }
 
 // noWebListing answers 404 for a folder under /web/: go-app serves web/
@@ -158,6 +170,13 @@ func pageWasmJS(h *app.Handler) (http.Handler, error) {
 		return nil, fmt.Errorf("go-app's app.js does not call %q and %q once each: is go-app still v9.8.0?", strings.TrimSpace(register), strings.TrimSpace(start))
 	}
 	js = strings.Replace(js, register, "\n", 1)
+	// A page that cannot load its binary says what that means, beside the
+	// browser's error (offline, a page never opened online has none kept).
+	const failed = "loaderLabel.innerText = err;"
+	if strings.Count(js, failed) != 1 {
+		return nil, fmt.Errorf("go-app's app.js does not show a loading error as %q once: is go-app still v9.8.0?", failed)
+	}
+	js = strings.Replace(js, failed, `loaderLabel.innerText = "This page could not load its code (" + err + "). Offline, a page opens only if it was opened online before.";`, 1)
 	js = strings.Replace(js, start, "\ngoappInitWebAssembly().finally(() => setTimeout(goappInitServiceWorker));\n", 1)
 	// The tag follows the served text, so a change here reaches browsers
 	// that cached the previous app.js.

@@ -176,6 +176,12 @@ func TestStartWasm(t *testing.T) {
 	if want := "\ngoappInitWebAssembly().finally(() => setTimeout(goappInitServiceWorker));\n"; strings.Count(js, want) != 1 {
 		t.Errorf("app.js does not register the service worker after start-up: want %q", want)
 	}
+	if want := `loaderLabel.innerText = "This page could not load its code (" + err + "). Offline, a page opens only if it was opened online before.";`; strings.Count(js, want) != 1 {
+		t.Errorf("app.js does not explain a loading error: want %s", want)
+	}
+	if worker := get("/app-worker.js"); !strings.Contains(worker, `const resourcesToCache = ["/","/app.css","/app.js","/lab","/learn",`) {
+		t.Errorf("the service worker does not cache every page at install: %.300s", worker)
+	}
 	if n := strings.Count(js, "goappInitServiceWorker()"); n != 1 {
 		t.Errorf("app.js calls goappInitServiceWorker() %d times, want once (the definition)", n)
 	}

@@ -59,11 +59,23 @@ func testServiceWorker(p *page) {
 		const names = await caches.keys();
 		const paths = [];
 		for (const n of names) for (const q of await (await caches.open(n)).keys()) paths.push(new URL(q.url).pathname);
-		return [new URL(r.active.scriptURL).pathname, names.length, paths.includes("/web/app.css"), paths.includes("/app.js"), paths.filter((x) => x.endsWith(".wasm")).length].join(" ");
+		return [new URL(r.active.scriptURL).pathname, names.length, ["/", "/lab", "/learn", "/web/app.css", "/app.js"].filter((x) => paths.includes(x)).join(","), paths.filter((x) => x.endsWith(".wasm")).length].join(" ");
 	})`)
-	if want := "/app-worker.js 1 true true 0"; got != want {
-		p.t.Errorf("service worker, caches, app.css cached, app.js cached, wasm cached: %q, want %q", got, want)
+	if want := "/app-worker.js 1 /,/lab,/learn,/web/app.css,/app.js 0"; got != want {
+		p.t.Errorf("service worker, caches, pages and files cached, wasm cached: %q, want %q", got, want)
 	}
+	// Reloaded, the page is the worker's, which keeps its binary: with the
+	// page and its files cached at install, the page opens offline.
+	p.do(chromedp.Reload())
+	p.do(chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader")))
+	p.waitText("h1", "Rate limiter playground")
+	p.poll("controller, wasm kept", "/app-worker.js /web/app.wasm", func() string {
+		return p.eval(`(async () => {
+			const c = navigator.serviceWorker.controller;
+			const keys = await (await caches.open((await caches.keys())[0])).keys();
+			return (c ? new URL(c.scriptURL).pathname : "none") + " " + keys.map((q) => new URL(q.url).pathname).filter((x) => x.endsWith(".wasm")).join(",");
+		})()`)
+	})
 }
 
 // testSliderKeys: arrow keys move the logarithmic auto-fire slider. Its
