@@ -222,7 +222,8 @@ func trimPageSlash(next http.Handler) http.Handler {
 // workerJS is go-app's service worker (DefaultAppWorkerJS) without push
 // notifications, which the playground does not use, and with the wasm left
 // out of the install-time cache: a page would otherwise download every
-// page's binary. A wasm is cached when its page first loads it.
+// page's binary. A wasm is cached when its page first loads it. Offline, a
+// page's address with a query falls back to the page cached at install.
 const workerJS = `const cacheName = "app-" + "{{.Version}}";
 const resourcesToCache = {{.ResourcesToCache}}.filter((r) => !r.endsWith(".wasm"));
 
@@ -256,6 +257,13 @@ self.addEventListener("fetch", (event) => {
           event.waitUntil(caches.open(cacheName).then((cache) => cache.put(event.request, copy)));
         }
         return response;
+      }).catch((err) => {
+        // Offline: a page's address with a query (the lab keeps its setup
+        // there) is still that page, which the wasm then draws from the query.
+        if (event.request.mode !== "navigate") {
+          throw err;
+        }
+        return caches.match(event.request, { ignoreSearch: true }).then((page) => page || Promise.reject(err));
       });
     })
   );

@@ -200,6 +200,39 @@ func testBadInput(p *page) {
 	p.waitText("#capacity-value", "3 tokens")
 }
 
+// TestOffline: once the service worker controls the lab and keeps its
+// binary, the lab opens with the server stopped, also from its address with
+// the setup in the query; a page whose binary was never kept says why it
+// cannot load.
+func TestOffline(t *testing.T) {
+	chromium := findChromium(t)
+	base, stop := startStoppableServer(t)
+	p := openPage(t, chromium, base)
+	lab := func() {
+		p.do(chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader")))
+		p.waitText("h1", "Comparison lab")
+		p.waitText("#lab-clock-state", "running")
+	}
+	p.do(chromedp.Navigate(base + "/lab"))
+	lab()
+	p.eval(`navigator.serviceWorker.ready.then(() => "")`)
+	p.do(chromedp.Reload())
+	lab()
+	p.poll("controller, wasm kept", "/app-worker.js /web/lab.wasm", func() string {
+		return p.eval(`(async () => {
+			const c = navigator.serviceWorker.controller;
+			const keys = await (await caches.open((await caches.keys())[0])).keys();
+			return (c ? new URL(c.scriptURL).pathname : "none") + " " + keys.map((q) => new URL(q.url).pathname).filter((x) => x.endsWith(".wasm")).join(",");
+		})()`)
+	})
+	p.poll("the lab's address keeps its setup", "true", func() string { return p.eval(`String(location.search.includes("lane="))`) })
+	stop()
+	p.do(chromedp.Reload())
+	lab()
+	p.do(chromedp.Navigate(base + "/learn"))
+	p.waitText("#app-wasm-loader-label", "This page could not load its code (TypeError: Failed to fetch). Offline, a page opens only if it was opened online before.")
+}
+
 // testSpaceOnButton: Space presses a button reached with the keyboard (the
 // help's "Enter / Space"), and sends no request; after a mouse click on the
 // same button, Space sends a request and presses nothing.
@@ -428,6 +461,13 @@ func findChromium(t *testing.T) string {
 
 // startServer runs bin/server on a free loopback port until the test ends.
 func startServer(t *testing.T) string {
+	base, _ := startStoppableServer(t)
+	return base
+}
+
+// startStoppableServer is startServer, with a function that stops the
+// server before the test ends (and may be called again).
+func startStoppableServer(t *testing.T) (string, func()) {
 	bin, err := filepath.Abs(filepath.Join(repoRoot, "bin", "server"))
 	if err != nil {
 		t.Fatal(err)
@@ -447,7 +487,9 @@ func startServer(t *testing.T) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	var once sync.Once
+	stop := func() { once.Do(func() { cmd.Process.Kill(); cmd.Wait() }) }
+	t.Cleanup(stop)
 	base := "http://" + addr
 	deadline := time.Now().Add(15 * time.Second)
 	for {
@@ -455,7 +497,7 @@ func startServer(t *testing.T) string {
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
-				return base
+				return base, stop
 			}
 		}
 		if time.Now().After(deadline) {
