@@ -298,7 +298,7 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 			),
 			app.Elem("label").Class("field").Body(
 				app.Elem("span").Text("tier"),
-				app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-tier").Class("text small").Attr("value", cl.Tier).Attr("placeholder", "(lane default)").
+				app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-tier").Class("text small").Attr("value", cl.Tier).Attr("placeholder", "default").
 					OnChange(edit(func(c *sim.Client) error {
 						c.Tier = strings.TrimSpace(fieldText(app.Window().Get("document").Call("getElementById", id+"-tier")))
 						return nil
@@ -347,15 +347,22 @@ func (c *labControls) realTraffic() app.UI {
 			app.Elem("label").Attr("for", "trace-file").Class("inline-label").Text("Load your own:"),
 			app.ElemSelfClosing("input").Attr("type", "file").ID("trace-file").Attr("accept", ".csv,.log,.txt,text/csv,text/plain").
 				OnChange(func(ctx app.Context, e app.Event) {
-					readFile(ctx.JSSrc(), func(name, text string) {
+					input := ctx.JSSrc()
+					readFile(input, func(name, text string) {
 						ctx.Dispatch(func(ctx app.Context) {
 							t, err := sim.ParseTrace(name, []byte(text))
 							if !m.setErr("trace", err) {
-								return // nothing else changes
+								// Nothing else changes; the field lets the refused
+								// file go, so it does not name it beside the trace
+								// still replayed.
+								input.Set("value", "")
+								return
 							}
 							m.live()
 							if m.setErr("trace", m.lab.SetTrace("", t)) {
 								m.traceLabel, m.traceInfo = name+" ("+plural(len(t.Events), "request")+", "+plural(len(t.Clients), "client")+")", "Your file; it is not part of the link."
+							} else {
+								input.Set("value", "")
 							}
 							m.changed()
 						})

@@ -90,7 +90,9 @@ func (p *learn) OnNav(ctx app.Context) {
 	}
 	if err != nil || !q.Has("seed") {
 		// A fresh seed, written into the URL so the link can be shared.
-		seed = uint64(time.Now().UnixNano()%100000) + 1
+		// In milliseconds: the browser's clock has no finer grain, so
+		// UnixNano % 100000 was always 0, and every fresh quiz seed 1.
+		seed = uint64(time.Now().UnixMilli()%100000) + 1
 		nu := *u
 		nu.RawQuery = p.quizQuery(seed).Encode()
 		ctx.Page().ReplaceURL(&nu)

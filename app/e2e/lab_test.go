@@ -358,6 +358,7 @@ func testLabMalformedCSV(p *page) {
 	p.waitText("#trace-error", "⚠ "+perr.Error())
 	p.t.Logf("malformed CSV: %s", p.text("#trace-error"))
 	p.waitGone("#trace-status")
+	p.poll("files left in the field", "0", func() string { return p.eval(`String(document.getElementById("trace-file").files.length)`) })
 	if after := p.laneSummary(); after != before {
 		p.t.Errorf("lanes changed after a bad file:\n before %s\n after  %s", before, after)
 	}

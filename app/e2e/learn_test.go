@@ -594,6 +594,17 @@ func testLearnBadLinks(p *page) {
 	f := p.freshLearn(p.base + "/learn?seed=abc")
 	f.waitText("#learn-notice", "⚠ The seed \"abc\" is not a whole number from 0 to 18446744073709551615, so a new seed was chosen: share the link below to give others the same questions.")
 	f.waitAttr("#tab-quiz", "aria-current", "page")
+	// The new seed, in the address, comes from the clock's milliseconds
+	// (it was always 1: the browser's clock has no nanoseconds).
+	seeds := map[string]bool{}
+	for range 2 {
+		f = p.freshLearn(p.base + "/learn?mode=quiz")
+		f.poll("seed in the address", "true", func() string { return f.eval(`String(new URLSearchParams(location.search).has("seed"))`) })
+		seeds[f.eval(`new URLSearchParams(location.search).get("seed")`)] = true
+	}
+	if len(seeds) != 2 {
+		p.t.Errorf("two fresh quizzes got the seeds %v; want two different ones", seeds)
+	}
 	f = p.freshLearn(p.base + "/learn?lesson=nope&mode=nope")
 	f.waitText("#learn-notice", "⚠ There is no lesson \"nope\"; here is the list. There is no section \"nope\"; showing the lessons.")
 	f.waitAttr("#tab-lessons", "aria-current", "page")

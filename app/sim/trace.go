@@ -206,7 +206,7 @@ func parseMillis(s string) (Instant, error) {
 		if strings.HasPrefix(s, "-") {
 			return 0, fmt.Errorf("t_ms %q is negative; want milliseconds >= 0", s)
 		}
-		return 0, fmt.Errorf("t_ms %q is not a number; want milliseconds >= 0", s)
+		return 0, fmt.Errorf("t_ms %q is not a number in plain digits; want milliseconds >= 0, such as 1500 or 12.5", s)
 	}
 	d, err := time.ParseDuration(s + "ms")
 	if err != nil {

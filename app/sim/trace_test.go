@@ -32,9 +32,10 @@ func TestParseCSV(t *testing.T) {
 
 func TestParseCSVErrors(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"0,a\n1,b\nabc,c\n", `line 3: t_ms "abc" is not a number; want milliseconds >= 0`},
+		{"0,a\n1,b\nabc,c\n", `line 3: t_ms "abc" is not a number in plain digits; want milliseconds >= 0, such as 1500 or 12.5`},
 		{"0,a\n-5,b\n", `line 2: t_ms "-5" is negative; want milliseconds >= 0`},
-		{"0,a\n\n1.2.3,b\n", `line 3: t_ms "1.2.3" is not a number; want milliseconds >= 0`},
+		{"0,a\n1e300,b\n", `line 2: t_ms "1e300" is not a number in plain digits; want milliseconds >= 0, such as 1500 or 12.5`},
+		{"0,a\n\n1.2.3,b\n", `line 3: t_ms "1.2.3" is not a number in plain digits; want milliseconds >= 0, such as 1500 or 12.5`},
 		{"0,a\n1\n", "line 2: 1 fields; want 2 or 3 (t_ms,client[,n])"},
 		{"0,a,1,x\n", "line 1: 4 fields; want 2 or 3 (t_ms,client[,n])"},
 		{"0, \n", "line 1: client is empty; want a name"},
