@@ -43,7 +43,7 @@ func (p *lab) OnNav(ctx app.Context) {
 		p.m.linkErrs = append(p.m.linkErrs, linkQueryError(err))
 	}
 	if p.m.lab.Setup().Trace == "" && q.Get("trace") == "nasa" {
-		loadNASA(ctx, p.m)
+		loadNASA(ctx, p.m, false) // the link's clients stay as they are
 	}
 }
 
@@ -131,8 +131,9 @@ func navLinks(current string) app.UI {
 }
 
 // loadNASA fetches the built-in trace from this server and replays it with
-// the clients' traffic (the run starts over).
-func loadNASA(ctx app.Context, m *labModel) {
+// the clients' traffic (the run starts over); with quiet, clients with
+// generated traffic then send only on clicks (see quietClients).
+func loadNASA(ctx app.Context, m *labModel, quiet bool) {
 	m.traceLabel = "loading " + nasaLabel + "…"
 	m.changed()
 	fetchText(nasaURL, func(text string, err error) {
@@ -147,7 +148,9 @@ func loadNASA(ctx app.Context, m *labModel) {
 			t, err := sim.ParseTrace("nasa", []byte(text))
 			if err == nil {
 				m.live()
-				err = m.lab.SetTrace("nasa", t)
+				if err = m.lab.SetTrace("nasa", t); err == nil && quiet {
+					m.quietClients()
+				}
 			}
 			if m.setErr("trace", err) {
 				m.traceLabel, m.traceInfo = nasaLabel+" ("+plural(len(t.Events), "request")+", "+plural(len(t.Clients), "client")+")", nasaSource

@@ -334,7 +334,7 @@ func (c *labControls) realTraffic() app.UI {
 	return app.Elem("section").Class("card").Attr("aria-label", "Real traffic").Body(
 		app.Elem("h2").Text("Real traffic"),
 		app.Elem("div").Class("row").Body(
-			app.Elem("button").ID("load-nasa").Class("btn").Text("Replay "+nasaLabel).OnClick(func(ctx app.Context, e app.Event) { loadNASA(ctx, m) }),
+			app.Elem("button").ID("load-nasa").Class("btn").Text("Replay "+nasaLabel).OnClick(func(ctx app.Context, e app.Event) { loadNASA(ctx, m, true) }),
 			boolAttr(app.Elem("button").ID("run-trace").Class("btn primary"), "disabled", !has).Title("Decide every request of the trace as fast as possible; draw only the end").
 				Text("Run to end (full speed)").OnClick(func(ctx app.Context, e app.Event) {
 				m.live()
@@ -360,6 +360,7 @@ func (c *labControls) realTraffic() app.UI {
 							}
 							m.live()
 							if m.setErr("trace", m.lab.SetTrace("", t)) {
+								m.quietClients()
 								m.traceLabel, m.traceInfo = name+" ("+plural(len(t.Events), "request")+", "+plural(len(t.Clients), "client")+")", "Your file; it is not part of the link."
 							} else {
 								input.Set("value", "")
@@ -377,11 +378,12 @@ func (c *labControls) realTraffic() app.UI {
 				app.If(has, app.Elem("button").ID("clear-trace").Class("btn link").Text("remove").OnClick(func(ctx app.Context, e app.Event) {
 					m.live()
 					m.setErr("trace", m.lab.SetTrace("", nil))
-					m.traceLabel, m.traceInfo = "", ""
+					m.traceLabel, m.traceInfo, m.traceNote = "", "", ""
 					m.changed()
 				})),
 			),
 		),
+		app.If(m.traceNote != "" && m.traceLabel != "", app.Elem("p").ID("trace-note").Class("hint").Text(m.traceNote)),
 		app.If(m.traceInfo != "", app.Elem("p").ID("trace-source").Class("source").Text(m.traceInfo)),
 	)
 }

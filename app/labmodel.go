@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -41,6 +42,7 @@ type labModel struct {
 	linkErrs   []string          // what was wrong with the opened link
 	traceLabel string            // what is replayed besides the clients: "" or a name
 	traceInfo  string            // its source line
+	traceNote  string            // what loading it changed in the clients, or ""
 
 	budgetL int
 	budgetW time.Duration
@@ -120,7 +122,7 @@ func (m *labModel) loadSetup(q map[string][]string) {
 	}
 	m.lab, m.scrub = l, nil
 	m.clearSel()
-	m.traceLabel, m.traceInfo = "", ""
+	m.traceLabel, m.traceInfo, m.traceNote = "", "", ""
 	if want != "" {
 		m.traceLabel = "loading " + nasaLabel + "…"
 	}
@@ -155,6 +157,28 @@ func unjoin(err error) []error {
 
 // clients returns a copy of the setup's clients.
 func (m *labModel) clients() []sim.Client { return m.lab.Setup().Clients }
+
+// quietClients switches every client with generated traffic to clicks only
+// (the run starts over), so that the lanes hear a trace being loaded: the
+// default client's 8 requests a second would be most of what the lanes see
+// beside the NASA trace's half a request a second. It says so in traceNote.
+func (m *labModel) quietClients() {
+	cs := slices.Clone(m.clients())
+	var names []string
+	for i := range cs {
+		if cs[i].Pattern.Kind != sim.PatternNone {
+			cs[i].Pattern = sim.Pattern{Kind: sim.PatternNone}
+			names = append(names, cs[i].Name)
+		}
+	}
+	m.traceNote = ""
+	if len(names) == 0 || !m.setErr("clients", m.lab.SetTraffic(cs, m.lab.Setup().Seed)) {
+		return
+	}
+	who := strings.Join(names, ", ")
+	m.traceNote = "So that the lanes hear the trace, " + who + " now " + map[bool]string{true: "sends", false: "send"}[len(names) == 1] +
+		" only on clicks; pick a pattern again to mix generated traffic in."
+}
 
 // setClients replaces the clients (the run starts over).
 func (m *labModel) setClients(id string, cs []sim.Client) bool {

@@ -37,6 +37,7 @@ func TestLab(t *testing.T) {
 	t.Run("TamperedLink", func(t *testing.T) { p.t = t; testLabTamperedLink(p) })
 	t.Run("MalformedCSV", func(t *testing.T) { p.t = t; testLabMalformedCSV(p) })
 	t.Run("NASATrace", func(t *testing.T) { p.t = t; testLabNASA(p) })
+	t.Run("TraceQuietsClients", func(t *testing.T) { p.t = t; testLabTraceQuiets(p) })
 	t.Run("Tiers", func(t *testing.T) { p.t = t; testLabTiers(p) })
 	t.Run("QuizOnThisSetup", func(t *testing.T) { p.t = t; testLabQuiz(p) })
 	t.Run("InspectorOnLane", func(t *testing.T) { p.t = t; testLabInspector(p) })
@@ -363,6 +364,23 @@ func testLabMalformedCSV(p *page) {
 		p.t.Errorf("lanes changed after a bad file:\n before %s\n after  %s", before, after)
 	}
 	p.screenshot("lab-5-malformed-csv.png")
+}
+
+// testLabTraceQuiets: loading the NASA trace on the default setup turns
+// alice's generated traffic (Poisson, 8/s) to clicks only and says so, so
+// that the lanes hear the trace (0.5 requests/s); the link keeps alice.
+func testLabTraceQuiets(p *page) {
+	f := p.fresh(p.base + "/lab")
+	f.waitValue("#client-0-pattern", "poisson")
+	f.click("#load-nasa")
+	f.waitText("#trace-status", "Replaying: NASA 1995 trace (20000 requests, 1656 clients)remove")
+	f.waitText("#trace-note", "So that the lanes hear the trace, alice now sends only on clicks; pick a pattern again to mix generated traffic in.")
+	f.waitValue("#client-0-pattern", "none")
+	f.poll("link", "true true", func() string {
+		return f.eval(`(() => { const l = document.getElementById("share-link").value; return l.includes("client=alice%2C1%2C%2Cnone") + " " + l.includes("trace=nasa"); })()`)
+	})
+	f.click("#clear-trace")
+	f.waitGone("#trace-note")
 }
 
 // testLabNASA replays the built-in NASA trace (alone: the client removed)
