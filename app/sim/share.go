@@ -26,7 +26,12 @@ type PartError struct {
 }
 
 func (e *PartError) Error() string {
-	return fmt.Sprintf("link: %s: %v; using the default %s", e.Part, e.Err, e.Part)
+	// The lanes and the clients fall back as a whole.
+	what := map[string]string{"lane": "lanes (all of them)", "client": "clients (all of them)"}[e.Part]
+	if what == "" {
+		what = e.Part
+	}
+	return fmt.Sprintf("link: %s: %v; using the default %s", e.Part, e.Err, what)
 }
 
 func (e *PartError) Unwrap() error { return e.Err }

@@ -53,12 +53,12 @@ func TestShareFallbackPerPart(t *testing.T) {
 		{"speed", "NaN", "link: speed: speed NaN× is out of range; want 0.1× to 100×; using the default speed", func(s *Setup) { s.Speed = def.Speed }},
 		{"trace", "../../etc/passwd", `link: trace: "../../etc/passwd" is not a built-in trace; want one of [nasa]; using the default trace`, func(s *Setup) { s.Trace = def.Trace }},
 		{"worst", "-1s", "link: worst: window -1s is not positive; want > 0; using the default worst", func(s *Setup) { s.Worst = def.Worst }},
-		{"lane", "token_bucket,10,-1", "link: lane: lane 1: limiter: burst -1 is negative; want >= 0; using the default lane", func(s *Setup) { s.Lanes = def.Lanes }},
-		{"lane", "rocket,1,1s", "link: lane: lane 1: kind \"rocket\" is unknown; want one of [token_bucket gcra leaky_bucket fixed_window sliding_window_log sliding_window_counter]; using the default lane", func(s *Setup) { s.Lanes = def.Lanes }},
-		{"lane", "fixed_window,10,soon", `link: lane: lane 1: window "soon" is not a duration; want e.g. 1s; using the default lane`, func(s *Setup) { s.Lanes = def.Lanes }},
-		{"client", "eve,1,,steady,1e9", "link: client: client 1: client eve: rate 1e+09/s is out of range; want > 0 and, times weight 1, <= 10000; using the default client", func(s *Setup) { s.Clients = def.Clients }},
-		{"client", "eve,1,,steady", "link: client: client 1: pattern steady has 0 parameters; want 1; using the default client", func(s *Setup) { s.Clients = def.Clients }},
-		{"client", "<script>,1,,none", `link: client: client 1: name "<script>" is not a word; want letters, digits, '-' or '_'; using the default client`, func(s *Setup) { s.Clients = def.Clients }},
+		{"lane", "token_bucket,10,-1", "link: lane: lane 1: limiter: burst -1 is negative; want >= 0; using the default lanes (all of them)", func(s *Setup) { s.Lanes = def.Lanes }},
+		{"lane", "rocket,1,1s", "link: lane: lane 1: kind \"rocket\" is unknown; want one of [token_bucket gcra leaky_bucket fixed_window sliding_window_log sliding_window_counter]; using the default lanes (all of them)", func(s *Setup) { s.Lanes = def.Lanes }},
+		{"lane", "fixed_window,10,soon", `link: lane: lane 1: window "soon" is not a duration; want e.g. 1s; using the default lanes (all of them)`, func(s *Setup) { s.Lanes = def.Lanes }},
+		{"client", "eve,1,,steady,1e9", "link: client: client 1: client eve: rate 1e+09/s is out of range; want > 0 and, times weight 1, <= 10000; using the default clients (all of them)", func(s *Setup) { s.Clients = def.Clients }},
+		{"client", "eve,1,,steady", "link: client: client 1: pattern steady has 0 parameters; want 1; using the default clients (all of them)", func(s *Setup) { s.Clients = def.Clients }},
+		{"client", "<script>,1,,none", `link: client: client 1: name "<script>" is not a word; want letters, digits, '-' or '_'; using the default clients (all of them)`, func(s *Setup) { s.Clients = def.Clients }},
 	}
 	for _, tt := range tests {
 		q := good.Values()
@@ -81,7 +81,7 @@ func TestShareFallbackPerPart(t *testing.T) {
 	q.Add("lane", "gcra,1,1")
 	q.Add("lane", "gcra,1,1")
 	got, err := DecodeSetup(q)
-	want := "link: lane: 9 lanes; want at most 6; using the default lane\n" +
+	want := "link: lane: 9 lanes; want at most 6; using the default lanes (all of them)\n" +
 		`link: seed: "-1" is negative; want 0 to 18446744073709551615; using the default seed`
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v\nwant %s", err, want)
