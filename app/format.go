@@ -21,6 +21,10 @@ type Param struct {
 	Step    float64 // number field and linear slider step
 	Integer bool    // only whole values
 	Log     bool    // the slider is logarithmic (positions 0..LogSteps)
+	// Gap, when > 0, refuses values between 0 and Gap (0 itself stays):
+	// the limiter's exact arithmetic cannot hold a tiny refill rate with a
+	// large burst, and its own message named the burst instead.
+	Gap float64
 }
 
 // LogSteps is the number of positions of a logarithmic slider.
@@ -29,7 +33,7 @@ const LogSteps = 1000
 // The parameters of the playground.
 var (
 	ParamBurst    = Param{ID: "capacity", Name: "burst", Unit: "tokens", Min: 1, Max: 100, Step: 1, Integer: true}
-	ParamRate     = Param{ID: "rate", Name: "refill rate", Unit: "tokens/s", Min: 0, Max: 50, Step: 0.1}
+	ParamRate     = Param{ID: "rate", Name: "refill rate", Unit: "tokens/s", Min: 0, Max: 50, Step: 0.1, Gap: 0.001}
 	ParamLimit    = Param{ID: "limit", Name: "limit", Unit: "requests", Min: 1, Max: 100, Step: 1, Integer: true}
 	ParamWindow   = Param{ID: "window", Name: "window", Unit: "s", Min: 0.1, Max: 60, Step: 0.1}
 	ParamAutoRate = Param{ID: "autofire-rate", Name: "auto-fire rate", Unit: "requests/s", Min: 0.1, Max: 200, Step: 0.1, Log: true}
@@ -42,6 +46,9 @@ var (
 func (p Param) Parse(text string) (float64, error) {
 	text = strings.TrimSpace(text)
 	want := fmt.Sprintf("want %s to %s %s", num(p.Min), num(p.Max), p.Unit)
+	if p.Gap > 0 {
+		want = fmt.Sprintf("want 0 (no refill) or %s to %s %s", num(p.Gap), num(p.Max), p.Unit)
+	}
 	if text == unreadable {
 		return 0, fmt.Errorf("%s is not a number the browser can read (too large, or not a number); %s", p.Name, want)
 	}
@@ -52,7 +59,7 @@ func (p Param) Parse(text string) (float64, error) {
 	switch {
 	case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
 		return 0, fmt.Errorf("%s %q is not a number; %s", p.Name, text, want)
-	case v < p.Min || v > p.Max:
+	case v < p.Min || v > p.Max || p.Gap > 0 && v > 0 && v < p.Gap:
 		return 0, fmt.Errorf("%s %s is out of range; %s", p.Name, num(v), want)
 	case p.Integer && v != math.Trunc(v):
 		return 0, fmt.Errorf("%s %s is not a whole number; %s", p.Name, num(v), want)

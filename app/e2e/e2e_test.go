@@ -150,7 +150,7 @@ func testBadInput(p *page) {
 		{"capacity-num", "", "⚠ burst is empty; want 1 to 100 tokens"},
 		{"capacity-num", "150", "⚠ burst 150 is out of range; want 1 to 100 tokens"},
 		{"capacity-num", "2.5", "⚠ burst 2.5 is not a whole number; want 1 to 100 tokens"},
-		{"rate-num", "-1", "⚠ refill rate -1 is out of range; want 0 to 50 tokens/s"},
+		{"rate-num", "-1", "⚠ refill rate -1 is out of range; want 0 (no refill) or 0.001 to 50 tokens/s"},
 	} {
 		p.setNumber(c.id, c.in)
 		errID := "#" + strings.TrimSuffix(c.id, "-num") + "-error"
