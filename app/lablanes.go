@@ -712,7 +712,7 @@ func (e *laneEditor) param(lp laneParam, c limiter.Config) app.UI {
 						m.setLaneParam(i, which, p.FromSlider(x))
 					}
 				}, p.ID),
-			followMessage(app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num small").Attr("step", "any").Attr("value", num(val)).Attr("aria-label", p.Name+" ("+p.Unit+")"),
+			followMessage(infPlaceholder(app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num small").Attr("step", "any").Attr("value", num(val)).Attr("aria-label", p.Name+" ("+p.Unit+")"), val),
 				m.errs, p, func(err error) { m.setErr(p.ID, err); m.changed() }).
 				OnChange(func(ctx app.Context, ev app.Event) {
 					x, err := p.Parse(fieldText(ctx.JSSrc()))
@@ -858,4 +858,14 @@ func (t *labTotals) Render() app.UI {
 			app.Elem("table").ID("totals").Body(app.Elem("thead").Body(app.Elem("tr").Body(head...)), app.Elem("tbody").Body(rows...)),
 		),
 	)
+}
+
+// infPlaceholder shows ∞ in a number field whose value is +Inf (a link can
+// give a lane an unlimited rate), which a number field cannot hold: it was
+// blank while the lane's config line said +Inf/s.
+func infPlaceholder(in app.HTMLElemSelfClosing, v float64) app.HTMLElemSelfClosing {
+	if math.IsInf(v, 1) {
+		return in.Attr("placeholder", "∞")
+	}
+	return in
 }

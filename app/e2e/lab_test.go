@@ -299,6 +299,10 @@ func testLabLink(p *page) {
 // testLabTamperedLink: a link with a bad lane and a bad seed keeps its good
 // parts, falls back for the bad ones, and says what was wrong.
 func testLabTamperedLink(p *page) {
+	// An unlimited rate from a link, which a number field cannot hold.
+	g := p.fresh(p.base + "/lab?lane=token_bucket,Inf,10")
+	g.waitText("#lane-0-config", "token bucket: +Inf/s, burst 10")
+	g.waitAttr("#lane-0-p1-num", "placeholder", "∞")
 	q := url.Values{
 		"lane":   {"token_bucket,-5,10", "fixed_window,10,1s"},
 		"client": {"bob,1,,steady,4"},
