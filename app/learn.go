@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -84,9 +83,11 @@ func (p *learn) OnNav(ctx app.Context) {
 		s.Trace = "" // the quiz asks about the clients' traffic
 		p.setup, p.fromLink = s, true
 	}
-	seed, err := strconv.ParseUint(q.Get("seed"), 10, 64)
+	seed, err := sim.ParseSeed(q.Get("seed"))
 	if err != nil && q.Has("seed") {
-		notes = append(notes, fmt.Sprintf("The seed %s is not a whole number from 0 to %d, so a new seed was chosen: share the link below to give others the same questions.", clip(q.Get("seed")), uint64(math.MaxUint64)))
+		// The value quoted as clip cuts it (a link can carry anything).
+		why := strings.Replace(err.Error(), strconv.Quote(q.Get("seed")), clip(q.Get("seed")), 1)
+		notes = append(notes, "The seed "+why+"; a new seed was chosen: share the link below to give others the same questions.")
 	}
 	if err != nil || !q.Has("seed") {
 		// A fresh seed, written into the URL so the link can be shared.

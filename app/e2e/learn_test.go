@@ -592,8 +592,10 @@ func (p *page) noHorizontalScroll() {
 // page still shows something useful (a new seed, the lesson list).
 func testLearnBadLinks(p *page) {
 	f := p.freshLearn(p.base + "/learn?seed=abc")
-	f.waitText("#learn-notice", "⚠ The seed \"abc\" is not a whole number from 0 to 18446744073709551615, so a new seed was chosen: share the link below to give others the same questions.")
+	f.waitText("#learn-notice", "⚠ The seed \"abc\" is not a whole number; want 0 to 18446744073709551615; a new seed was chosen: share the link below to give others the same questions.")
 	f.waitAttr("#tab-quiz", "aria-current", "page")
+	f = p.freshLearn(p.base + "/learn?mode=quiz&seed=-1")
+	f.waitText("#learn-notice", "⚠ The seed \"-1\" is negative; want 0 to 18446744073709551615; a new seed was chosen: share the link below to give others the same questions.")
 	// The new seed, in the address, comes from the clock's milliseconds
 	// (it was always 1: the browser's clock has no nanoseconds).
 	seeds := map[string]bool{}
