@@ -9,25 +9,34 @@ import (
 
 // frames drives an animated component: every interval, its frame function
 // runs on the UI goroutine with the real time elapsed since the previous
-// frame. A frame is never queued while the previous one is still pending, so
-// a slow frame drops ticks instead of piling them up. Each animated
-// component owns its loop, so only it re-renders per frame.
+// frame, and the component re-renders only when the function returns true.
+// A frame is never queued while the previous one is still pending, so a slow
+// frame drops ticks instead of piling them up. Each animated component owns
+// its loop, so only it re-renders per frame.
+//
+// The tick is dispatched in go-app's Next mode, which schedules no update:
+// in the default Update mode go-app v9.8.0 schedules the component's update
+// after the function has run, overriding a ctx.PreventUpdate() made in it,
+// so a paused lab re-rendered its lanes about 30 times a second.
 type frames struct {
 	pending atomic.Bool // a frame is queued on the UI goroutine
 	last    time.Time   // real time of the previous frame (UI goroutine only)
 }
 
 // start runs the loop until the component is dismounted (ctx done). Call it
-// from OnMount.
-func (f *frames) start(ctx app.Context, every time.Duration, frame func(ctx app.Context, now time.Time, dt time.Duration)) {
+// from OnMount, with the component c.
+func (f *frames) start(ctx app.Context, c interface{ Update() }, every time.Duration, frame func(ctx app.Context, now time.Time, dt time.Duration) (redraw bool)) {
 	f.last = time.Now()
 	tick := func(ctx app.Context) {
 		f.pending.Store(false)
 		now := time.Now()
 		dt := now.Sub(f.last)
 		f.last = now
-		frame(ctx, now, dt)
+		if frame(ctx, now, dt) {
+			c.Update()
+		}
 	}
+	src := ctx.Src()
 	go func() {
 		t := time.NewTicker(every)
 		defer t.Stop()
@@ -37,7 +46,7 @@ func (f *frames) start(ctx app.Context, every time.Duration, frame func(ctx app.
 				return
 			case <-t.C:
 				if f.pending.CompareAndSwap(false, true) {
-					ctx.Dispatch(tick)
+					ctx.Dispatcher().Dispatch(app.Dispatch{Mode: app.Next, Source: src, Function: tick})
 				}
 			}
 		}

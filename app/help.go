@@ -187,20 +187,19 @@ func (a *announcer) OnMount(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}
-	a.loop.start(ctx, 250*time.Millisecond, a.poll)
+	a.loop.start(ctx, a, 250*time.Millisecond, a.poll)
 }
 
-func (a *announcer) poll(ctx app.Context, now time.Time, _ time.Duration) {
+func (a *announcer) poll(ctx app.Context, now time.Time, _ time.Duration) bool {
 	if a.Source == nil {
-		ctx.PreventUpdate()
-		return
+		return false
 	}
 	seq, msg := a.Source()
 	if seq == a.seen || msg == "" || now.Sub(a.last) < announceEvery {
-		ctx.PreventUpdate()
-		return
+		return false
 	}
 	a.seen, a.shown, a.last = seq, msg, now
+	return true
 }
 
 func (a *announcer) Render() app.UI {

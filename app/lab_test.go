@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/limiter"
@@ -185,5 +186,38 @@ func TestNearestDecision(t *testing.T) {
 		if got := nearestDecision(hist, a, tc.x, tc.y, 6); got != tc.want {
 			t.Errorf("nearestDecision(%g, %g) = %d; want %d", tc.x, tc.y, got, tc.want)
 		}
+	}
+}
+
+// TestFramesRedrawOnlyWhenMoved: a frame of a paused lab or playground asks
+// for no redraw, and one after a change does (see frames: go-app v9.8.0
+// ignored ctx.PreventUpdate in the frame, so a paused lab re-rendered its
+// lanes about 30 times a second).
+func TestFramesRedrawOnlyWhenMoved(t *testing.T) {
+	now := time.Now()
+	m := newLabModel()
+	m.lab.Clock().Pause()
+	lanes := &labLanes{M: m}
+	d := app.NewClientTester(lanes)
+	defer d.Close()
+	ctx := d.Context()
+	if lanes.frame(ctx, now, 33*time.Millisecond) {
+		t.Error("paused lab: the frame asks for a redraw")
+	}
+	m.lab.Clock().Resume()
+	if !lanes.frame(ctx, now, 33*time.Millisecond) {
+		t.Error("running lab: the frame asks for no redraw")
+	}
+
+	s := pausedSim()
+	v := &view{Sim: s}
+	dv := app.NewClientTester(v)
+	defer dv.Close()
+	if v.frame(dv.Context(), now, 16*time.Millisecond) {
+		t.Error("paused playground: the frame asks for a redraw")
+	}
+	s.Send(1)
+	if !v.frame(dv.Context(), now, 16*time.Millisecond) {
+		t.Error("playground after a request: the frame asks for no redraw")
 	}
 }

@@ -60,12 +60,12 @@ func (v *labLanes) OnMount(ctx app.Context) {
 	if !app.IsClient { // native component tests draw frames by hand
 		return
 	}
-	v.loop.start(ctx, labFrameEvery, v.frame)
+	v.loop.start(ctx, v, labFrameEvery, v.frame)
 }
 
 // frame runs on the UI goroutine: it advances the clock, keeps the link in
 // the address bar current, and redraws when anything moved.
-func (v *labLanes) frame(ctx app.Context, now time.Time, dt time.Duration) {
+func (v *labLanes) frame(ctx app.Context, now time.Time, dt time.Duration) bool {
 	m := v.M
 	if m.scrub == nil && !m.lab.Clock().Paused() {
 		if err := m.lab.Tick(dt); err != nil {
@@ -88,9 +88,7 @@ func (v *labLanes) frame(ctx app.Context, now time.Time, dt time.Duration) {
 			v.scrubSet = v.scrubAt
 		}
 	}
-	if m.version == v.drawn {
-		ctx.PreventUpdate()
-	}
+	return m.version != v.drawn
 }
 
 // syncURL writes the setup into the address bar and the share field when

@@ -41,19 +41,19 @@ func (v *lessonView) OnMount(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}
-	v.loop.start(ctx, lessonFrame, v.frame)
+	v.loop.start(ctx, v, lessonFrame, v.frame)
 }
 
 // frame advances a playing lab lesson by the real time elapsed (clamped:
 // background tabs throttle timers).
-func (v *lessonView) frame(ctx app.Context, _ time.Time, dt time.Duration) {
+func (v *lessonView) frame(ctx app.Context, _ time.Time, dt time.Duration) bool {
 	r := v.ensure()
 	dt = min(dt, 200*time.Millisecond)
 	if r.lab == nil || !r.played || r.done || r.err != nil {
-		ctx.PreventUpdate()
-		return
+		return false
 	}
 	r.advance(r.now() + time.Duration(float64(dt)*r.speed()) + 1)
+	return true
 }
 
 func (v *lessonView) onRun(ctx app.Context, e app.Event) {

@@ -37,17 +37,15 @@ func (v *view) OnMount(ctx app.Context) {
 	if !app.IsClient { // native component tests draw frames by hand
 		return
 	}
-	v.loop.start(ctx, FrameEvery, v.frame)
+	v.loop.start(ctx, v, FrameEvery, v.frame)
 }
 
 // frame runs on the UI goroutine: it advances the clock and redraws, or skips
 // the redraw when nothing moved (paused and no animation running).
-func (v *view) frame(ctx app.Context, now time.Time, dt time.Duration) {
+func (v *view) frame(ctx app.Context, now time.Time, dt time.Duration) bool {
 	v.Sim.Advance(dt)
 	v.track(now)
-	if v.Sim.Version() == v.drawn && !v.animating {
-		ctx.PreventUpdate()
-	}
+	return v.Sim.Version() != v.drawn || v.animating
 }
 
 // track launches a token for each newly allowed request and flashes the
