@@ -215,7 +215,7 @@ func followMessage(in app.HTMLElemSelfClosing, errs map[string]string, p Param, 
 		if _, err := p.Parse(fieldText(ctx.JSSrc())); err != nil {
 			set(err)
 		}
-	}, p.ID)
+	}, p.ID, p.Name)
 }
 
 func (c *controls) apply(ctx app.Context, p Param, v float64, apply func(float64) error) {

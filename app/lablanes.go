@@ -288,20 +288,47 @@ func (v *labLanes) legend(l *sim.Lab, rmax float64) app.UI {
 
 // axisSVG draws the shared time axis's labels.
 func (v *labLanes) axisSVG(a axis) app.UI {
-	step := tickStep(a.to - a.from)
 	var ticks []app.UI
-	for t := (a.from + step - 1) / step * step; t <= a.to; t += step {
-		x := a.x(t)
+	for _, l := range axisLabels(a) {
 		anchor := "middle"
 		switch {
-		case x < 20: // "0 s" centred on the left edge would lose its "0"
+		case l.x < 20: // "0 s" centred on the left edge would lose its "0"
 			anchor = "start"
-		case x > laneW-20:
+		case l.x > laneW-20:
 			anchor = "end"
 		}
-		ticks = append(ticks, svg("text").Attr("x", f1(x)).Attr("y", 13).Attr("font-size", 11).Attr("text-anchor", anchor).Attr("fill", "#57606a").Text(secs(t)+" s"))
+		ticks = append(ticks, svg("text").Attr("x", f1(l.x)).Attr("y", 13).Attr("font-size", 11).Attr("text-anchor", anchor).Attr("fill", "#57606a").Text(l.text))
 	}
 	return svg("svg").ID("axis").Attr("viewBox", "0 0 600 18").Attr("width", "100%").Body(ticks...)
+}
+
+// axisLabel is one label of the time axis, at x in SVG units.
+type axisLabel struct {
+	x    float64
+	text string
+}
+
+// axisCharW is the width of a label's character in SVG units at the axis's
+// font size (15 units, web/app.css), with some room to spare.
+const axisCharW = 9.5
+
+// axisLabels names every tick of a's step (see tickStep) whose labels fit
+// side by side, else every k-th tick, k the smallest that leaves a gap: late
+// in a long run ("39559 s") the labels ran together. The ticks kept are the
+// multiples of k steps, so they stay put as time moves.
+func axisLabels(a axis) []axisLabel {
+	step := tickStep(a.to - a.from)
+	first := (a.from + step - 1) / step * step
+	widest := len(secs(a.to) + " s")
+	spacing := a.x(a.from+step) - a.x(a.from)
+	k := max(1, int(math.Ceil((float64(widest)*axisCharW+10)/spacing)))
+	var labels []axisLabel
+	for t := first; t <= a.to; t += step {
+		if int64(t/step)%int64(k) == 0 {
+			labels = append(labels, axisLabel{a.x(t), secs(t) + " s"})
+		}
+	}
+	return labels
 }
 
 func tickStep(span time.Duration) time.Duration {
@@ -709,7 +736,7 @@ func (e *laneEditor) param(lp laneParam, c limiter.Config) app.UI {
 						e.moved.set(p, x)
 						m.setLaneParam(i, which, p.FromSlider(x))
 					}
-				}, p.ID),
+				}, p.ID, p.Name), // a new strategy brings other parameters under the same ids
 			followMessage(infPlaceholder(app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num small").Attr("step", "any").Attr("value", num(val)).Attr("aria-label", p.Name+" ("+p.Unit+")"), val),
 				m.errs, p, func(err error) { m.setErr(p.ID, err); m.changed() }).
 				OnChange(func(ctx app.Context, ev app.Event) {
@@ -720,7 +747,7 @@ func (e *laneEditor) param(lp laneParam, c limiter.Config) app.UI {
 						return
 					}
 					m.setLaneParam(i, which, x)
-				}, p.ID),
+				}, p.ID, p.Name), // a new strategy brings other parameters under the same ids
 			app.Elem("span").Class("unit").Text(p.Unit),
 		),
 		errLine(m, p.ID),

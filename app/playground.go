@@ -56,7 +56,7 @@ func isSpace(e app.Event) bool {
 
 // typing reports whether the key belongs to the focused element, so Space
 // must not send a request: a text or number field, anything in a dialog (the
-// shortcuts' help), or a button, link or check box reached with Tab, which
+// shortcuts' help), or a button or check box reached with Tab, which
 // Space presses as the help says. A button clicked with the mouse keeps the
 // focus, but Space still sends a request after a click on Pause.
 func typing(e app.Event) bool {
@@ -97,7 +97,7 @@ func trackFocus() func() {
 }
 
 // pressable are the controls Space presses when they have the focus.
-const pressable = "button, a[href], summary, [role=button], input[type=checkbox], input[type=radio], input[type=button]"
+const pressable = "button, summary, [role=button], input[type=checkbox], input[type=radio], input[type=button]"
 
 func (p *playground) Render() app.UI {
 	return app.Elem("div").Class("page").Body(

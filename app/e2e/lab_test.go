@@ -43,6 +43,7 @@ func TestLab(t *testing.T) {
 	t.Run("InspectorOnLane", func(t *testing.T) { p.t = t; testLabInspector(p) })
 	t.Run("InspectorEveryStrategy", func(t *testing.T) { p.t = t; testLabInspectorEveryKind(p) })
 	t.Run("ColumnFollowsChanges", func(t *testing.T) { p.t = t; testLabColumnFollows(p) })
+	t.Run("LaneFieldsFollowKind", func(t *testing.T) { p.t = t; testLaneFieldsFollowKind(p) })
 }
 
 // testLabNavigation: the playground links to the lab and back; each page
@@ -385,6 +386,21 @@ func testLabTraceQuiets(p *page) {
 	})
 	f.click("#clear-trace")
 	f.waitGone("#trace-note")
+}
+
+// testLaneFieldsFollowKind: after a lane switches strategy, its fields
+// check the new strategy's parameters (their handlers kept the first
+// strategy's: a token bucket's rate of 0.5 was "limit 0.5 is out of range").
+func testLaneFieldsFollowKind(p *page) {
+	f := p.fresh(p.base + "/lab")
+	f.waitText("#lane-0-config", "fixed window: 10 per 1s")
+	f.setSelect("lane-0-kind", "token_bucket")
+	f.waitText("#lane-0-config", "token bucket: 10/s, burst 10")
+	f.setNumber("lane-0-p1-num", "0.5")
+	f.waitText("#lane-0-config", "token bucket: 0.5/s, burst 10")
+	f.waitCount("#lane-0-p1-error", 0)
+	f.setNumber("lane-0-p1-num", "")
+	f.waitText("#lane-0-p1-error", "⚠ rate is empty; want 0.01 to 10000 tokens/s")
 }
 
 // testLabNASA replays the built-in NASA trace (alone: the client removed)
