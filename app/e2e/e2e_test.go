@@ -69,13 +69,7 @@ func testServiceWorker(p *page) {
 	p.do(chromedp.Reload())
 	p.do(chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader")))
 	p.waitText("h1", "Rate limiter playground")
-	p.poll("controller, wasm kept", "/app-worker.js /web/app.wasm", func() string {
-		return p.eval(`(async () => {
-			const c = navigator.serviceWorker.controller;
-			const keys = await (await caches.open((await caches.keys())[0])).keys();
-			return (c ? new URL(c.scriptURL).pathname : "none") + " " + keys.map((q) => new URL(q.url).pathname).filter((x) => x.endsWith(".wasm")).join(",");
-		})()`)
-	})
+	p.workerKeeps("/web/app.wasm")
 }
 
 // testSliderKeys: arrow keys move the logarithmic auto-fire slider. Its
@@ -218,19 +212,26 @@ func TestOffline(t *testing.T) {
 	p.eval(`navigator.serviceWorker.ready.then(() => "")`)
 	p.do(chromedp.Reload())
 	lab()
-	p.poll("controller, wasm kept", "/app-worker.js /web/lab.wasm", func() string {
-		return p.eval(`(async () => {
-			const c = navigator.serviceWorker.controller;
-			const keys = await (await caches.open((await caches.keys())[0])).keys();
-			return (c ? new URL(c.scriptURL).pathname : "none") + " " + keys.map((q) => new URL(q.url).pathname).filter((x) => x.endsWith(".wasm")).join(",");
-		})()`)
-	})
+	p.workerKeeps("/web/lab.wasm")
 	p.poll("the lab's address keeps its setup", "true", func() string { return p.eval(`String(location.search.includes("lane="))`) })
 	stop()
 	p.do(chromedp.Reload())
 	lab()
 	p.do(chromedp.Navigate(base + "/learn"))
 	p.waitText("#app-wasm-loader-label", "This page could not load its code (TypeError: Failed to fetch). Offline, a page opens only if it was opened online before.")
+}
+
+// workerKeeps waits until the service worker controls the page and its
+// cache holds wasm, the only binary there.
+func (p *page) workerKeeps(wasm string) {
+	p.t.Helper()
+	p.poll("controller, wasm kept", "/app-worker.js "+wasm, func() string {
+		return p.eval(`(async () => {
+			const c = navigator.serviceWorker.controller;
+			const keys = await (await caches.open((await caches.keys())[0])).keys();
+			return (c ? new URL(c.scriptURL).pathname : "none") + " " + keys.map((q) => new URL(q.url).pathname).filter((x) => x.endsWith(".wasm")).join(",");
+		})()`)
+	})
 }
 
 // testSpaceOnButton: Space presses a button reached with the keyboard (the
