@@ -220,6 +220,17 @@ func TestFramesRedrawOnlyWhenMoved(t *testing.T) {
 	if !v.frame(dv.Context(), now, 16*time.Millisecond) {
 		t.Error("playground after a request: the frame asks for no redraw")
 	}
+	// The token flies while paused; the frame after its flight still
+	// redraws once (clearing it), then none.
+	v.drawn = s.Version()
+	for _, c := range []struct {
+		at   time.Duration
+		want bool
+	}{{flightTime / 2, true}, {flightTime + time.Millisecond, true}, {flightTime + 50*time.Millisecond, false}} {
+		if got := v.frame(dv.Context(), now.Add(c.at), 0); got != c.want {
+			t.Errorf("paused playground, %v after an allowed request: redraw %v, want %v", c.at, got, c.want)
+		}
+	}
 }
 
 // TestAxisLabelsLeaveAGap: the time axis names every second early in a run

@@ -44,8 +44,12 @@ func (v *view) OnMount(ctx app.Context) {
 // the redraw when nothing moved (paused and no animation running).
 func (v *view) frame(ctx app.Context, now time.Time, dt time.Duration) bool {
 	v.Sim.Advance(dt)
+	was := v.animating
 	v.track(now)
-	return v.Sim.Version() != v.drawn || v.animating
+	// One more redraw after the animations end: the last one drawn while
+	// they ran may have caught a token just short of its end, or the
+	// bucket still flashing, and nothing else would clear it while paused.
+	return v.Sim.Version() != v.drawn || v.animating || was
 }
 
 // track launches a token for each newly allowed request and flashes the
