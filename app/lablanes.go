@@ -91,8 +91,8 @@ func (v *labLanes) frame(ctx app.Context, now time.Time, dt time.Duration) bool 
 	return m.version != v.drawn
 }
 
-// syncURL writes the setup into the address bar and the share field when
-// it changed.
+// syncURL writes the setup into the address bar, the share field and the
+// quiz link when it changed.
 func (v *labLanes) syncURL(ctx app.Context) {
 	q := v.M.lab.Setup().Values().Encode()
 	if q == v.url {
@@ -104,6 +104,11 @@ func (v *labLanes) syncURL(ctx app.Context) {
 	ctx.Page().ReplaceURL(&u)
 	if el := app.Window().GetElementByID("share-link"); el.Truthy() {
 		el.Set("value", shareLink(v.M))
+	}
+	// The quiz link too: the left column is not redrawn for a lane's
+	// changes, so its link kept the setup it was drawn with.
+	if el := app.Window().GetElementByID("quiz-this"); el.Truthy() {
+		el.Set("href", quizLinkFor(v.M))
 	}
 }
 

@@ -398,6 +398,10 @@ func testLaneFieldsFollowKind(p *page) {
 	f.waitText("#lane-0-config", "token bucket: 10/s, burst 10")
 	f.setNumber("lane-0-p1-num", "0.5")
 	f.waitText("#lane-0-config", "token bucket: 0.5/s, burst 10")
+	// The quiz link in the left column follows (it kept the first setup).
+	f.poll("quiz link has the new lane", "true", func() string {
+		return f.eval(`String(document.getElementById("quiz-this").getAttribute("href").includes("lane=token_bucket%2C0.5%2C10"))`)
+	})
 	f.waitCount("#lane-0-p1-error", 0)
 	f.setNumber("lane-0-p1-num", "")
 	f.waitText("#lane-0-p1-error", "⚠ rate is empty; want 0.01 to 10000 tokens/s")
