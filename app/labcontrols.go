@@ -2,8 +2,8 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -151,9 +151,9 @@ func (c *labControls) traffic(s sim.Setup) app.UI {
 					v, err := sim.ParseSeed(text)
 					switch {
 					case text == unreadable:
-						err = fmt.Errorf("seed is not a number the browser can read (too large, or not a number); want 0 to %d", uint64(math.MaxUint64))
+						err = errors.New("seed is not a number the browser can read (too large, or not a number); want " + sim.SeedRange)
 					case text == "":
-						err = fmt.Errorf("seed is empty; want 0 to %d", uint64(math.MaxUint64))
+						err = errors.New("seed is empty; want " + sim.SeedRange)
 					case err != nil:
 						err = fmt.Errorf("seed %w", err)
 					}

@@ -3,7 +3,6 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"math"
 	"net/url"
 	"sort"
 	"strconv"
@@ -352,5 +351,9 @@ func ParseSeed(text string) (uint64, error) {
 			problem = "is negative"
 		}
 	}
-	return 0, fmt.Errorf("%q %s; want 0 to %d", text, problem, uint64(math.MaxUint64))
+	return 0, fmt.Errorf("%q %s; want %s", text, problem, SeedRange)
 }
+
+// SeedRange is the seeds ParseSeed accepts (0 to 2^64 − 1), as its
+// messages say it.
+const SeedRange = "0 to 18446744073709551615"

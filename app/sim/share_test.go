@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/url"
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 
@@ -96,6 +97,9 @@ func TestShareFallbackPerPart(t *testing.T) {
 }
 
 func TestParseSeed(t *testing.T) {
+	if want := "0 to " + strconv.FormatUint(math.MaxUint64, 10); SeedRange != want {
+		t.Errorf("SeedRange = %q, want %q", SeedRange, want)
+	}
 	for _, c := range []struct {
 		text string
 		want uint64
