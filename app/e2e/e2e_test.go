@@ -300,6 +300,10 @@ func testSpaceAndBurst(p *page) {
 	p.click("#reset")
 	p.waitGone("#burst-n-error")
 	p.waitValue("#burst-n", "4")
+	// The counts are redrawn in the frame after the reset: wait for them,
+	// so the next test reads the reset counts and not the old ones.
+	p.waitText("#allowed-count", "0")
+	p.waitText("#denied-count", "0")
 }
 
 // testSlidingWindowLog is the second scenario: limit 2, window 1 s,
