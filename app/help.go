@@ -195,7 +195,17 @@ func (a *announcer) poll(ctx app.Context, now time.Time, _ time.Duration) bool {
 		return false
 	}
 	seq, msg := a.Source()
-	if seq == a.seen || msg == "" || now.Sub(a.last) < announceEvery {
+	if msg == "" {
+		// The source was reset (no decision yet): empty the region at
+		// once, so it does not keep the old message and so the next
+		// message is told even if it has the old one's number.
+		if a.shown == "" && a.seen == seq {
+			return false
+		}
+		a.seen, a.shown = seq, ""
+		return true
+	}
+	if seq == a.seen || now.Sub(a.last) < announceEvery {
 		return false
 	}
 	a.seen, a.shown, a.last = seq, msg, now
