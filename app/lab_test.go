@@ -258,3 +258,28 @@ func TestAxisLabelsLeaveAGap(t *testing.T) {
 		}
 	}
 }
+
+// TestLabLaneKindKeepsOtherMessages: switching a lane's strategy drops that
+// lane's field messages, which were about its old fields, and keeps the
+// others: the same budget's next to its still refused text, another lane's.
+func TestLabLaneKindKeepsOtherMessages(t *testing.T) {
+	m := newLabModel()
+	m.setErr("budget", errString("limit 0 is out of range"))
+	m.setLaneParam(0, 1, -1)
+	m.setLaneParam(1, 1, -1)
+	if m.errs["lane-0-p2"] == "" || m.errs["lane-1-p2"] == "" {
+		t.Fatalf("messages before: %q", m.errs)
+	}
+	m.setLaneKind(0, limiter.KindGCRA)
+	if got := m.lab.Setup().Lanes[0].Config.Kind; got != limiter.KindGCRA {
+		t.Fatalf("lane 1 is %s, want GCRA", got)
+	}
+	want := map[string]string{"budget": "limit 0 is out of range", "lane-1-p2": m.errs["lane-1-p2"]}
+	if !reflect.DeepEqual(m.errs, want) {
+		t.Errorf("messages after: %q, want %q", m.errs, want)
+	}
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }

@@ -305,9 +305,15 @@ func (m *labModel) setLaneKind(i int, k limiter.Kind) {
 		spec.Config = c
 		err = m.lab.SetLane(i, spec)
 	}
-	m.setErr("lane-"+strconv.Itoa(i)+"-kind", err)
-	clear(m.errs) // parameter ids of the old kind no longer apply
-	m.setErr("lane-"+strconv.Itoa(i)+"-kind", err)
+	// This lane's messages were about its old kind's fields; the other
+	// controls' messages (the same budget's, another lane's) still hold.
+	prefix := "lane-" + strconv.Itoa(i) + "-"
+	for id := range m.errs {
+		if strings.HasPrefix(id, prefix) {
+			delete(m.errs, id)
+		}
+	}
+	m.setErr(prefix+"kind", err)
 	m.changed()
 }
 
