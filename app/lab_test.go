@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -283,3 +284,33 @@ func TestLabLaneKindKeepsOtherMessages(t *testing.T) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+// TestLaneFieldsHoldSameBudget: every lane the same budget can make, at the
+// corners of its fields (limit 1 and 10000, window 0.001 s and 86400 s),
+// shows values its lane's fields accept when typed back, and typing them
+// back gives the same values.
+func TestLaneFieldsHoldSameBudget(t *testing.T) {
+	for _, k := range limiter.Kinds {
+		for _, l := range []int{1, 10000} {
+			for _, w := range []time.Duration{time.Millisecond, 86400 * time.Second} {
+				c, err := sim.SameBudget(k, l, w)
+				if err != nil {
+					t.Errorf("%s, %d per %v: %v", k, l, w, err)
+					continue
+				}
+				for _, lp := range laneParams(0, k) {
+					shown := num(lp.get(c))
+					v, err := lp.Parse(shown)
+					if err != nil {
+						t.Errorf("%s, %d per %v: %s %s refused: %v", k, l, w, lp.Name, shown, err)
+						continue
+					}
+					// The field shows 12 significant digits.
+					if want := lp.get(c); math.Abs(v-want) > 1e-11*want {
+						t.Errorf("%s, %d per %v: %s %s typed back gives %g, want %g", k, l, w, lp.Name, shown, v, want)
+					}
+				}
+			}
+		}
+	}
+}

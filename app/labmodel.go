@@ -258,12 +258,15 @@ type laneParam struct {
 }
 
 // laneParams returns the two parameters of kind, with element ids for lane i.
+// Their ranges hold every lane the same budget makes (limit 1 to 10000 per
+// 0.001 to 86400 s): a rate of 1/86400 to 10^7 tokens/s, a leak interval of
+// 0.0001 ms to 24 h, so a value the lab set can be typed back.
 func laneParams(i int, k limiter.Kind) [2]laneParam {
 	id := func(s string) string { return "lane-" + strconv.Itoa(i) + "-" + s }
 	switch k {
 	case limiter.KindTokenBucket, limiter.KindGCRA:
 		return [2]laneParam{
-			{Param{ID: id("p1"), Name: "rate", Unit: "tokens/s", Min: 0.01, Max: 10000, Step: 0.01, Log: true},
+			{Param{ID: id("p1"), Name: "rate", Unit: "tokens/s", Min: 0.00001, Max: 1e7, Step: 0.00001, Log: true},
 				func(c limiter.Config) float64 { return c.Rate }, func(c *limiter.Config, v float64) { c.Rate = v }},
 			{Param{ID: id("p2"), Name: "burst", Unit: "tokens", Min: 1, Max: 10000, Step: 1, Integer: true, Log: true},
 				func(c limiter.Config) float64 { return float64(c.Burst) }, func(c *limiter.Config, v float64) { c.Burst = int(v) }},
@@ -272,7 +275,7 @@ func laneParams(i int, k limiter.Kind) [2]laneParam {
 		return [2]laneParam{
 			{Param{ID: id("p1"), Name: "capacity", Unit: "requests", Min: 1, Max: 10000, Step: 1, Integer: true, Log: true},
 				func(c limiter.Config) float64 { return float64(c.Capacity) }, func(c *limiter.Config, v float64) { c.Capacity = int(v) }},
-			{Param{ID: id("p2"), Name: "leak interval", Unit: "ms", Min: 0.001, Max: 3600000, Step: 0.000001, Log: true},
+			{Param{ID: id("p2"), Name: "leak interval", Unit: "ms", Min: 0.0001, Max: 86400000, Step: 0.000001, Log: true},
 				func(c limiter.Config) float64 { return c.LeakInterval.Seconds() * 1000 },
 				func(c *limiter.Config, v float64) { c.LeakInterval = time.Duration(math.Round(v * 1e6)) }},
 		}

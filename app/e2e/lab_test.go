@@ -404,7 +404,7 @@ func testLaneFieldsFollowKind(p *page) {
 	})
 	f.waitCount("#lane-0-p1-error", 0)
 	f.setNumber("lane-0-p1-num", "")
-	f.waitText("#lane-0-p1-error", "⚠ rate is empty; want 0.01 to 10000 tokens/s")
+	f.waitText("#lane-0-p1-error", "⚠ rate is empty; want 0.00001 to 10000000 tokens/s")
 }
 
 // testLabNASA replays the built-in NASA trace (alone: the client removed)
