@@ -68,9 +68,15 @@ func (v *labLanes) OnMount(ctx app.Context) {
 func (v *labLanes) frame(ctx app.Context, now time.Time, dt time.Duration) bool {
 	m := v.M
 	if m.scrub == nil && !m.lab.Clock().Paused() {
-		if err := m.lab.Tick(dt); err != nil {
+		behind, err := m.lab.Tick(dt)
+		if err != nil {
 			m.setErr("clock", err)
 			m.lab.Clock().Pause()
+		}
+		if behind {
+			m.behind = behindFrames
+		} else if m.behind > 0 {
+			m.behind--
 		}
 		m.changed()
 	}
@@ -183,13 +189,23 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 	v.scrubAt = int(atMs)
 	speed := m.lab.Clock().Speed()
 	var speeds []app.UI
+	listed := false
 	for _, x := range []float64{0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100} {
+		if !listed && x > speed {
+			// A speed from a link that the list lacks (3×) is shown, in
+			// its place, rather than a listed one it is not.
+			speeds = append(speeds, app.Elem("option").Attr("value", num(speed)).Attr("selected", true).Text(num(speed)+"×"))
+		}
+		listed = listed || x >= speed
 		speeds = append(speeds, boolAttr(app.Elem("option").Attr("value", num(x)), "selected", x == speed).Text(num(x)+"×"))
 	}
 	return app.Elem("section").Class("card timebar").Attr("aria-label", "Clock").Body(
 		app.Elem("div").Class("row").Body(
 			app.Elem("span").ID("lab-clock").Class("mono clock").Text("t = "+FormatClock(l.Now())),
 			app.Elem("span").ID("lab-clock-state").Class(cls).Text(state),
+			app.If(m.behind > 0 && !paused,
+				app.Elem("span").ID("lab-clock-behind").Class("hint").Text("slower than "+num(speed)+"×: more requests are due than the browser decides in real time"),
+			),
 			app.Elem("button").ID("lab-pause").Class("btn").Attr("aria-pressed", paused).Text(pause).OnClick(func(ctx app.Context, e app.Event) {
 				// Read the state now: go-app keeps the first handler it mounted,
 				// so a value captured at render time would be stale.
@@ -245,6 +261,10 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 		errLine(m, "scrub"),
 	)
 }
+
+// behindFrames is how many frames (about a second) the clock keeps saying
+// it is behind after a tick last stopped short.
+const behindFrames = 20
 
 func (v *labLanes) step(d time.Duration) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {

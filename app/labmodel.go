@@ -49,6 +49,11 @@ type labModel struct {
 	burstN  int
 	fireAs  string
 
+	// behind counts down the frames since a tick last stopped short of the
+	// time due (sim.MaxTickDecisions): while it is above 0 the clock says
+	// it runs slower than its speed.
+	behind int
+
 	// sel is the decision selected in a lane's strip; insp the open
 	// inspector (nil when closed).
 	sel  labSel

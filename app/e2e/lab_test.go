@@ -44,6 +44,7 @@ func TestLab(t *testing.T) {
 	t.Run("InspectorEveryStrategy", func(t *testing.T) { p.t = t; testLabInspectorEveryKind(p) })
 	t.Run("ColumnFollowsChanges", func(t *testing.T) { p.t = t; testLabColumnFollows(p) })
 	t.Run("LaneFieldsFollowKind", func(t *testing.T) { p.t = t; testLaneFieldsFollowKind(p) })
+	t.Run("Overload", func(t *testing.T) { p.t = t; testLabOverload(p) })
 }
 
 // testLabNavigation: the playground links to the lab and back; each page
@@ -704,18 +705,7 @@ func testLabInspectorEveryKind(p *page) {
 
 // fresh loads link as a new document (from a blank page, so nothing of the
 // previous page survives) and waits for the lab.
-func (p *page) fresh(link string) *page {
-	f := &page{t: p.t, ctx: p.ctx, base: p.base}
-	f.do(chromedp.Navigate("about:blank"))
-	f.do(chromedp.Navigate(link))
-	wctx, wcancel := context.WithTimeout(p.ctx, 60*time.Second)
-	defer wcancel()
-	if err := chromedp.Do(wctx, chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader"))); err != nil {
-		p.t.Fatalf("the wasm did not load: %v", err)
-	}
-	f.waitText("h1", "Comparison lab")
-	return f
-}
+func (p *page) fresh(link string) *page { return p.freshAt(link, "Comparison lab") }
 
 // setSelect chooses an option and dispatches change (as a user's pick).
 func (p *page) setSelect(id, value string) {
@@ -751,4 +741,21 @@ func (p *page) laneSummary() string {
 	}
 	sort.Strings(parts[:0])
 	return strings.Join(parts, "; ") + " @ " + p.text("#lab-clock")
+}
+
+// testLabOverload: a client of 10,000 requests/s at 100× is more than the
+// page decides in real time. The clock says it runs slower, and Pause still
+// answers (the page froze for over a minute before each tick had a budget).
+// A speed a link sets that the list lacks is shown as it is.
+func testLabOverload(p *page) {
+	f := p.fresh(p.base + "/lab?client=a,1,,steady,10000&speed=100")
+	f.waitText("#lab-clock-behind", "slower than 100×: more requests are due than the browser decides in real time")
+	f.click("#lab-pause")
+	f.waitText("#lab-clock-state", "paused")
+	f.waitGone("#lab-clock-behind")
+	f = p.fresh(p.base + "/lab?speed=3")
+	f.waitValue("#speed", "3")
+	if got := f.eval(`document.querySelector("#speed option:checked").textContent`); got != "3×" {
+		f.t.Errorf("speed shown %q, want 3×", got)
+	}
 }

@@ -55,7 +55,7 @@ func run(t *testing.T, s Setup, frames []time.Duration) []laneDecision {
 	var got []laneDecision
 	lab.OnDecision = func(i int, r Record) { got = append(got, laneDecision{i, r}) }
 	for i, f := range frames {
-		if err := lab.Tick(f); err != nil {
+		if _, err := lab.Tick(f); err != nil {
 			t.Fatal(err)
 		}
 		if i%7 == 3 {
@@ -412,7 +412,7 @@ func TestStepRequestAndFire(t *testing.T) {
 	if w := []string{"0s", "250ms", "500ms"}; !reflect.DeepEqual(got, w) || lab.Now() != 500*ms {
 		t.Errorf("stepped to %v, now %v; want %v", got, lab.Now(), w)
 	}
-	if err := lab.Tick(time.Second); err != nil || lab.Processed() != 3 {
+	if _, err := lab.Tick(time.Second); err != nil || lab.Processed() != 3 {
 		t.Errorf("paused Tick processed %d, %v", lab.Processed(), err)
 	}
 	lab.Step(100 * ms)
@@ -696,5 +696,64 @@ func TestEventsOf(t *testing.T) {
 	}
 	if got, _ := past.EventsOf("you", past.Now()); got != nil {
 		t.Errorf("scrubbed to 0.999 s: you %v; want none", got)
+	}
+}
+
+// TestTickBudget: at 100×, a client of 10,000 requests/s is due 250,000
+// requests in a 250 ms frame. A tick decides at most MaxTickDecisions (on
+// three lanes, a third as many requests), stops between two instants and
+// says it is behind; later ticks decide the rest in order, and the
+// decisions are those of a lab moved straight to the same instant.
+func TestTickBudget(t *testing.T) {
+	s := Setup{Lanes: allKinds(t, 100, time.Second)[:3], Clients: []Client{{Name: "a", Pattern: Pattern{Kind: PatternSteady, Rate: 10000}}}, Speed: 100, Worst: time.Second}
+	lab, err := New(s, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []laneDecision
+	lab.OnDecision = func(i int, r Record) { got = append(got, laneDecision{i, r}) }
+	per := MaxTickDecisions / 3
+	gap := 100 * time.Microsecond // steady 10,000/s: requests at 0, 100µs, 200µs, …
+	behind, err := lab.Tick(250 * ms)
+	// The clock stops 1 ns before the first request left for later.
+	if err != nil || !behind || lab.Processed() != per || lab.Now() != time.Duration(per)*gap-1 {
+		t.Fatalf("first tick: behind %v, %d decided, now %v, %v; want behind, %d, %v", behind, lab.Processed(), lab.Now(), err, per, time.Duration(per)*gap-1)
+	}
+	for range 11 {
+		if behind, err = lab.Tick(250 * ms); err != nil || !behind {
+			t.Fatalf("tick: behind %v, %v", behind, err)
+		}
+	}
+	if lab.Processed() != 12*per || lab.Now() != time.Duration(12*per)*gap-1 {
+		t.Fatalf("after 12 ticks: %d decided, now %v; want %d, %v", lab.Processed(), lab.Now(), 12*per, time.Duration(12*per)*gap-1)
+	}
+	// At 0.1×, 10 ms of real time is 1 ms: 10 requests, and the lab is no
+	// longer behind.
+	if err := lab.Clock().SetSpeed(0.1); err != nil {
+		t.Fatal(err)
+	}
+	want := time.Duration(12*per)*gap - 1 + ms
+	if behind, err = lab.Tick(10 * ms); err != nil || behind || lab.Processed() != 12*per+10 || lab.Now() != want {
+		t.Fatalf("slow tick: behind %v, %d decided, now %v, %v; want not behind, %d, %v", behind, lab.Processed(), lab.Now(), err, 12*per+10, want)
+	}
+	straight, err := New(s, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []laneDecision
+	straight.OnDecision = func(i int, r Record) { all = append(all, laneDecision{i, r}) }
+	if err := straight.AdvanceTo(lab.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(all) || len(got) != 3*(12*per+10) {
+		t.Fatalf("%d decisions, straight %d; want %d", len(got), len(all), 3*(12*per+10))
+	}
+	if !reflect.DeepEqual(got, all) {
+		t.Error("the budgeted ticks decided otherwise than a lab moved straight to the same instant")
+	}
+	for i, ln := range lab.Lanes() {
+		if a, b := ln.Total(), straight.Lanes()[i].Total(); a != b {
+			t.Errorf("lane %d: totals %v, straight %v", i, a, b)
+		}
 	}
 }
