@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -408,7 +409,7 @@ func (c *labControls) share() app.UI {
 				m.setErr("export", m.shown().ExportCSV(&b))
 				c.exportURL = download("ratelab-results.csv", "text/csv", b.String())
 			}),
-			app.Elem("a").ID("quiz-this").Class("btn").Attr("href", quizLinkFor(m)).Title("A predict-then-reveal quiz on these lanes and this traffic").Text("Quiz me on this setup"),
+			app.Elem("a").ID("quiz-this").Class("btn").Attr("href", quizLinkFor(m)).Title("A predict-then-reveal quiz on these lanes and this traffic (the default traffic when the clients only click, as after a trace)").Text("Quiz me on this setup"),
 			app.If(c.exportURL != "", app.Elem("a").ID("export-link").Attr("href", c.exportURL).Attr("download", "ratelab-results.csv").Text("ratelab-results.csv")),
 		),
 		errLine(m, "export"),
@@ -419,8 +420,15 @@ func (c *labControls) share() app.UI {
 // quizLinkFor is the /learn quiz on the lab's setup (its seed draws the
 // questions too).
 func quizLinkFor(m *labModel) string {
-	v := m.lab.Setup().Values()
+	s := m.lab.Setup()
+	v := s.Values()
 	v.Del("trace") // the quiz asks about the clients' traffic
+	if !slices.ContainsFunc(s.Clients, func(c sim.Client) bool { return c.Pattern.Kind != sim.PatternNone }) {
+		// Clients that only click (as after a trace is loaded) leave the
+		// quiz no request to ask about: it takes the default traffic, on
+		// these lanes.
+		v.Del("client")
+	}
 	v.Set("mode", "quiz")
 	return "/learn?" + v.Encode()
 }

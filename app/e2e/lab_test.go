@@ -387,6 +387,14 @@ func testLabTraceQuiets(p *page) {
 	})
 	f.click("#clear-trace")
 	f.waitGone("#trace-note")
+	// alice only clicks: the quiz on this setup takes the default traffic
+	// on these lanes (it said "the traffic sends no request").
+	f.poll("quiz link without the clients", "true false", func() string {
+		return f.eval(`(() => { const h = document.getElementById("quiz-this").getAttribute("href"); return h.includes("lane=fixed_window") + " " + h.includes("client="); })()`)
+	})
+	f.followLink("#quiz-this", "Learn rate limiting")
+	f.waitCount("#quiz-prompt", 1)
+	f.waitCount("#learn-notice", 0)
 }
 
 // testLaneFieldsFollowKind: after a lane switches strategy, its fields
