@@ -314,3 +314,40 @@ func TestLaneFieldsHoldSameBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestClientFieldsMatchSim: each client field's lowest value is one the
+// simulation accepts (with the pattern's other values as a new client of
+// that pattern has them), so a field never takes a value the lab then
+// refuses with another range. Two exceptions hold across fields, and the
+// message says so: an edge window of 1 ms is shorter than the default gap
+// (the budget's window / 100), and a ramp to 0 from the default 0 sends
+// nothing.
+func TestClientFieldsMatchSim(t *testing.T) {
+	m := newLabModel()
+	for _, k := range sim.PatternKinds {
+		for _, pp := range patternParams(0, k) {
+			c := m.clients()
+			c[0].Pattern = m.defaultPattern(k)
+			v, err := pp.Parse(num(pp.Min))
+			if err != nil {
+				t.Errorf("%s %s: its minimum %v refused: %v", k, pp.Name, pp.Min, err)
+				continue
+			}
+			pp.set(&c[0].Pattern, v)
+			err = m.lab.SetTraffic(c, 1)
+			cross := map[string]string{
+				"edge window": "gap 10ms is out of range; want > 0 and < window 1ms",
+				"ramp to":     "ramp from 0/s to 0/s sends nothing; want a rate > 0 at one end",
+			}[string(k)+" "+pp.Name]
+			if cross != "" {
+				if err == nil || !strings.HasSuffix(err.Error(), cross) {
+					t.Errorf("%s %s = %v: %v, want %q", k, pp.Name, v, err, cross)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s %s = %v: the lab refuses it: %v", k, pp.Name, v, err)
+			}
+		}
+	}
+}

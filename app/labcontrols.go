@@ -230,17 +230,21 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 	m := c.M
 	cl := cs[j]
 	id := "client-" + strconv.Itoa(j)
-	edit := func(f func(*sim.Client) error) app.EventHandler {
+	// edit applies a change made in the field fid: a refused value keeps the
+	// client as it was and shows its message under the client, one message
+	// per field, so a good change to another field does not take it away
+	// while the refused text is still in its field.
+	edit := func(fid string, f func(*sim.Client) error) app.EventHandler {
 		return func(ctx app.Context, e app.Event) {
 			cs := m.clients()
 			if j >= len(cs) {
 				return
 			}
 			if err := f(&cs[j]); err != nil {
-				m.setErr(id, err)
+				m.setErr(fid, err)
 				return
 			}
-			m.setClients(id, cs)
+			m.setClients(fid, cs)
 		}
 	}
 	var pats []app.UI
@@ -254,7 +258,7 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 		fields = append(fields, app.Elem("label").Class("field").Body(
 			app.Elem("span").Text(pp.Name),
 			app.ElemSelfClosing("input").Attr("type", "number").ID(pp.ID).Class("num small").Attr("min", pp.Min).Attr("max", pp.Max).Attr("step", "any").Attr("value", num(pp.get(cl.Pattern))).
-				OnChange(edit(func(c *sim.Client) error {
+				OnChange(edit(pp.ID, func(c *sim.Client) error {
 					v, err := pp.Parse(fieldText(app.Window().Get("document").Call("getElementById", pp.ID)))
 					if err != nil {
 						return err
@@ -265,18 +269,33 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 			app.Elem("span").Class("unit").Text(pp.Unit),
 		))
 	}
+	msgs := []app.UI{errLine(m, id+"-name"), errLine(m, id+"-pattern")}
+	for _, pp := range params {
+		msgs = append(msgs, errLine(m, pp.ID))
+	}
+	msgs = append(msgs, errLine(m, id+"-weight"), errLine(m, id+"-tier"))
 	return app.Elem("div").ID(id).Class("client").Body(
 		app.Elem("div").Class("row tight").Body(
 			app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-name").Class("text").Attr("value", cl.Name).Attr("aria-label", "Client name").
-				OnChange(edit(func(c *sim.Client) error {
+				OnChange(edit(id+"-name", func(c *sim.Client) error {
 					c.Name = strings.TrimSpace(fieldText(app.Window().Get("document").Call("getElementById", id+"-name")))
 					return nil
 				}), id),
 			app.Elem("select").ID(id+"-pattern").Class("select").Attr("aria-label", "Pattern").Body(pats...).
-				OnChange(edit(func(c *sim.Client) error {
-					c.Pattern = m.defaultPattern(sim.PatternKind(fieldText(app.Window().Get("document").Call("getElementById", id+"-pattern"))))
-					return nil
-				}), id),
+				OnChange(func(ctx app.Context, e app.Event) {
+					cs := m.clients()
+					if j >= len(cs) {
+						return
+					}
+					cs[j].Pattern = m.defaultPattern(sim.PatternKind(fieldText(app.Window().Get("document").Call("getElementById", id+"-pattern"))))
+					// The old pattern's fields and their messages are gone.
+					for k := range m.errs {
+						if strings.HasPrefix(k, id+"-") {
+							delete(m.errs, k)
+						}
+					}
+					m.setClients(id+"-pattern", cs)
+				}, id),
 			app.Elem("button").ID(id+"-remove").Class("btn icon").Title("Remove "+cl.Name).Attr("aria-label", "Remove "+cl.Name).Text("✕").
 				OnClick(func(ctx app.Context, e app.Event) {
 					cs := m.clients()
@@ -290,7 +309,7 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 			app.Elem("label").Class("field").Body(
 				app.Elem("span").Text("weight"),
 				app.ElemSelfClosing("input").Attr("type", "number").ID(id+"-weight").Class("num small").Attr("min", 0).Attr("step", "any").Attr("value", num(cl.Weight)).
-					OnChange(edit(func(c *sim.Client) error {
+					OnChange(edit(id+"-weight", func(c *sim.Client) error {
 						v, err := (Param{Name: "weight", Unit: "×", Min: 0.001, Max: sim.MaxRate}).Parse(fieldText(app.Window().Get("document").Call("getElementById", id+"-weight")))
 						c.Weight = v
 						return err
@@ -300,13 +319,13 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 			app.Elem("label").Class("field").Body(
 				app.Elem("span").Text("tier"),
 				app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-tier").Class("text small").Attr("value", cl.Tier).Attr("placeholder", "default").
-					OnChange(edit(func(c *sim.Client) error {
+					OnChange(edit(id+"-tier", func(c *sim.Client) error {
 						c.Tier = strings.TrimSpace(fieldText(app.Window().Get("document").Call("getElementById", id+"-tier")))
 						return nil
 					}), id),
 			),
 		),
-		errLine(m, id),
+		app.Elem("div").Class("client-errors").Body(msgs...),
 	)
 }
 

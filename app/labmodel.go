@@ -392,32 +392,36 @@ func fromMs(v float64) time.Duration {
 
 func patternParams(j int, k sim.PatternKind) []patternParam {
 	id := func(s string) string { return "client-" + strconv.Itoa(j) + "-" + s }
-	rate := patternParam{Param{ID: id("rate"), Name: "rate", Unit: "req/s", Min: 0, Max: sim.MaxRate, Step: 0.001},
+	// The ranges are sim's (Client.validate): a rate above 0 (a ramp's ends
+	// may be 0), phases and windows of at least 1 ms, a gap above 0; the
+	// rate times the weight is checked there, with a message naming both.
+	rate := patternParam{Param{ID: id("rate"), Name: "rate", Unit: "req/s", Min: 0.001, Max: sim.MaxRate, Step: 0.001},
 		func(p sim.Pattern) float64 { return p.Rate }, func(p *sim.Pattern, v float64) { p.Rate = v }}
 	switch k {
 	case sim.PatternSteady, sim.PatternPoisson:
 		return []patternParam{rate}
 	case sim.PatternOnOff:
 		return []patternParam{rate,
-			{Param{ID: id("on"), Name: "on", Unit: "ms", Min: 0, Max: 86400000, Step: 0.001},
+			{Param{ID: id("on"), Name: "on", Unit: "ms", Min: 1, Max: 86400000, Step: 0.001},
 				func(p sim.Pattern) float64 { return msOf(p.On) }, func(p *sim.Pattern, v float64) { p.On = fromMs(v) }},
 			{Param{ID: id("off"), Name: "off", Unit: "ms", Min: 0, Max: 86400000, Step: 0.001},
 				func(p sim.Pattern) float64 { return msOf(p.Off) }, func(p *sim.Pattern, v float64) { p.Off = fromMs(v) }},
 		}
 	case sim.PatternRamp:
+		rate.Min = 0
 		return []patternParam{rate,
 			{Param{ID: id("to"), Name: "to", Unit: "req/s", Min: 0, Max: sim.MaxRate, Step: 0.001},
 				func(p sim.Pattern) float64 { return p.To }, func(p *sim.Pattern, v float64) { p.To = v }},
-			{Param{ID: id("ramp"), Name: "over", Unit: "ms", Min: 0, Max: 86400000, Step: 0.001},
+			{Param{ID: id("ramp"), Name: "over", Unit: "ms", Min: 1, Max: 86400000, Step: 0.001},
 				func(p sim.Pattern) float64 { return msOf(p.Ramp) }, func(p *sim.Pattern, v float64) { p.Ramp = fromMs(v) }},
 		}
 	case sim.PatternEdge:
 		return []patternParam{
 			{Param{ID: id("size"), Name: "burst", Unit: "req", Min: 1, Max: sim.MaxRate, Step: 1, Integer: true},
 				func(p sim.Pattern) float64 { return float64(p.Size) }, func(p *sim.Pattern, v float64) { p.Size = int(v) }},
-			{Param{ID: id("window"), Name: "window", Unit: "ms", Min: 0, Max: 86400000, Step: 0.001},
+			{Param{ID: id("window"), Name: "window", Unit: "ms", Min: 1, Max: 86400000, Step: 0.001},
 				func(p sim.Pattern) float64 { return msOf(p.Window) }, func(p *sim.Pattern, v float64) { p.Window = fromMs(v) }},
-			{Param{ID: id("gap"), Name: "gap", Unit: "ms", Min: 0, Max: 86400000, Step: 0.001},
+			{Param{ID: id("gap"), Name: "gap", Unit: "ms", Min: 0.001, Max: 86400000, Step: 0.001},
 				func(p sim.Pattern) float64 { return msOf(p.Gap) }, func(p *sim.Pattern, v float64) { p.Gap = fromMs(v) }},
 		}
 	}

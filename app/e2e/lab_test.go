@@ -45,6 +45,7 @@ func TestLab(t *testing.T) {
 	t.Run("ColumnFollowsChanges", func(t *testing.T) { p.t = t; testLabColumnFollows(p) })
 	t.Run("LaneFieldsFollowKind", func(t *testing.T) { p.t = t; testLaneFieldsFollowKind(p) })
 	t.Run("Overload", func(t *testing.T) { p.t = t; testLabOverload(p) })
+	t.Run("ClientFieldMessages", func(t *testing.T) { p.t = t; testLabClientMessages(p) })
 }
 
 // testLabNavigation: the playground links to the lab and back; each page
@@ -766,4 +767,25 @@ func testLabOverload(p *page) {
 	if got := f.eval(`document.querySelector("#speed option:checked").textContent`); got != "3×" {
 		f.t.Errorf("speed shown %q, want 3×", got)
 	}
+}
+
+// testLabClientMessages: a refused client value keeps its message under
+// the client while another field of the same client is changed (one line
+// for the whole client lost it, with the refused text still in its field);
+// the message names the client once.
+func testLabClientMessages(p *page) {
+	f := p.fresh(p.base + "/lab")
+	f.waitValue("#client-0-pattern", "poisson")
+	f.setNumber("client-0-rate", "20000")
+	f.waitText("#client-0-rate-error", "⚠ rate 20000 is out of range; want 0.001 to 10000 req/s")
+	f.setNumber("client-0-weight", "2")
+	f.poll("link", "true", func() string {
+		return f.eval(`String(document.getElementById("share-link").value.includes("client=alice%2C2%2C%2Cpoisson%2C8&"))`)
+	})
+	f.waitText("#client-0-rate-error", "⚠ rate 20000 is out of range; want 0.001 to 10000 req/s")
+	f.setNumber("client-0-weight", "5000")
+	f.waitText("#client-0-weight-error", "⚠ client 1 (alice): rate 8/s is out of range; want > 0 and, times weight 5000, <= 10000")
+	f.setNumber("client-0-rate", "4")
+	f.waitGone("#client-0-rate-error")
+	f.waitText("#client-0-weight-error", "⚠ client 1 (alice): rate 8/s is out of range; want > 0 and, times weight 5000, <= 10000")
 }

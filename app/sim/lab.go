@@ -92,8 +92,11 @@ func (s Setup) Validate() error {
 	}
 	seen := map[string]bool{}
 	for i, c := range s.Clients {
-		if err := c.validate(); err != nil {
-			return fmt.Errorf("client %d: %w", i+1, err)
+		if c.Name == "" {
+			return fmt.Errorf("client %d: name is empty; want a name", i+1)
+		}
+		if err := c.checkFields(); err != nil {
+			return fmt.Errorf("client %d (%s): %w", i+1, c.Name, err)
 		}
 		if !isWord(c.Name) {
 			return fmt.Errorf("client %d: name %q is not a word; want letters, digits, '-' or '_'", i+1, c.Name)

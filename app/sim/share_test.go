@@ -57,7 +57,7 @@ func TestShareFallbackPerPart(t *testing.T) {
 		{"lane", "token_bucket,10,-1", "link: lane: lane 1: limiter: burst -1 is negative; want >= 0; using the default lanes (all of them)", func(s *Setup) { s.Lanes = def.Lanes }},
 		{"lane", "rocket,1,1s", "link: lane: lane 1: kind \"rocket\" is unknown; want one of [token_bucket gcra leaky_bucket fixed_window sliding_window_log sliding_window_counter]; using the default lanes (all of them)", func(s *Setup) { s.Lanes = def.Lanes }},
 		{"lane", "fixed_window,10,soon", `link: lane: lane 1: window "soon" is not a duration; want e.g. 1s; using the default lanes (all of them)`, func(s *Setup) { s.Lanes = def.Lanes }},
-		{"client", "eve,1,,steady,1e9", "link: client: client 1: client eve: rate 1e+09/s is out of range; want > 0 and, times weight 1, <= 10000; using the default clients (all of them)", func(s *Setup) { s.Clients = def.Clients }},
+		{"client", "eve,1,,steady,1e9", "link: client: client 1 (eve): rate 1e+09/s is out of range; want > 0 and, times weight 1, <= 10000; using the default clients (all of them)", func(s *Setup) { s.Clients = def.Clients }},
 		{"client", "eve,1,,steady", "link: client: client 1: pattern steady has 0 parameters; want 1; using the default clients (all of them)", func(s *Setup) { s.Clients = def.Clients }},
 		{"client", "<script>,1,,none", `link: client: client 1: name "<script>" is not a word; want letters, digits, '-' or '_'; using the default clients (all of them)`, func(s *Setup) { s.Clients = def.Clients }},
 	}

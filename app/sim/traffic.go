@@ -102,9 +102,18 @@ func (c Client) validate() error {
 	if c.Name == "" {
 		return fmt.Errorf("client name is empty; want a name")
 	}
+	if err := c.checkFields(); err != nil {
+		return fmt.Errorf("client %s: %w", c.Name, err)
+	}
+	return nil
+}
+
+// checkFields returns an error naming the field out of range (the caller
+// names the client).
+func (c Client) checkFields() error {
 	w := c.weight()
 	if !(w > 0) || math.IsInf(w, 0) || w > MaxRate {
-		return fmt.Errorf("client %s: weight %g is out of range; want > 0 and <= %d", c.Name, c.Weight, MaxRate)
+		return fmt.Errorf("weight %g is out of range; want > 0 and <= %d", c.Weight, MaxRate)
 	}
 	p := c.Pattern
 	rate := func(name string, r float64, zeroOK bool) error {
@@ -113,7 +122,7 @@ func (c Client) validate() error {
 			if zeroOK {
 				want = ">= 0"
 			}
-			return fmt.Errorf("client %s: %s %g/s is out of range; want %s and, times weight %g, <= %d", c.Name, name, r, want, w, MaxRate)
+			return fmt.Errorf("%s %g/s is out of range; want %s and, times weight %g, <= %d", name, r, want, w, MaxRate)
 		}
 		return nil
 	}
@@ -121,7 +130,7 @@ func (c Client) validate() error {
 	// one by one, and nanosecond phases would make it step forever.
 	positive := func(name string, d time.Duration) error {
 		if d < time.Millisecond {
-			return fmt.Errorf("client %s: %s %v is below 1ms; want >= 1ms", c.Name, name, d)
+			return fmt.Errorf("%s %v is below 1ms; want >= 1ms", name, d)
 		}
 		return nil
 	}
@@ -138,7 +147,7 @@ func (c Client) validate() error {
 			return err
 		}
 		if p.Off < 0 {
-			return fmt.Errorf("client %s: off %v is negative; want >= 0", c.Name, p.Off)
+			return fmt.Errorf("off %v is negative; want >= 0", p.Off)
 		}
 		return nil
 	case PatternRamp:
@@ -149,23 +158,23 @@ func (c Client) validate() error {
 			return err
 		}
 		if p.Rate == 0 && p.To == 0 {
-			return fmt.Errorf("client %s: ramp from 0/s to 0/s sends nothing; want a rate > 0 at one end", c.Name)
+			return fmt.Errorf("ramp from 0/s to 0/s sends nothing; want a rate > 0 at one end")
 		}
 		return positive("ramp", p.Ramp)
 	case PatternEdge:
 		k := int(math.Round(float64(p.Size) * w))
 		if p.Size < 1 || k < 1 || k > MaxRate {
-			return fmt.Errorf("client %s: burst size %d (×%g) is out of range; want 1 to %d", c.Name, p.Size, w, MaxRate)
+			return fmt.Errorf("burst size %d (×%g) is out of range; want 1 to %d", p.Size, w, MaxRate)
 		}
 		if err := positive("window", p.Window); err != nil {
 			return err
 		}
 		if p.Gap <= 0 || p.Gap >= p.Window {
-			return fmt.Errorf("client %s: gap %v is out of range; want > 0 and < window %v", c.Name, p.Gap, p.Window)
+			return fmt.Errorf("gap %v is out of range; want > 0 and < window %v", p.Gap, p.Window)
 		}
 		return nil
 	}
-	return fmt.Errorf("client %s: pattern %q is unknown; want one of %v", c.Name, string(p.Kind), PatternKinds)
+	return fmt.Errorf("pattern %q is unknown; want one of %v", string(p.Kind), PatternKinds)
 }
 
 // Generator emits one client's automatic requests in time order,
