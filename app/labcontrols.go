@@ -25,7 +25,6 @@ type labControls struct {
 	Loads uint64
 
 	exportURL string
-	copied    bool
 }
 
 func (c *labControls) OnMount(ctx app.Context) { c.M.redrawControls = c.Update }
@@ -411,8 +410,9 @@ func (c *labControls) realTraffic() app.UI {
 // share: the link (copy button and read-only field) and the CSV export.
 func (c *labControls) share() app.UI {
 	m := c.M
+	link := shareLink(m)
 	copied := "Copy link"
-	if c.copied {
+	if m.copied != "" && m.copied == link {
 		copied = "Copied ✓"
 	}
 	return app.Elem("section").Class("card").Attr("aria-label", "Share").Body(
@@ -421,7 +421,22 @@ func (c *labControls) share() app.UI {
 			OnFocus(func(ctx app.Context, e app.Event) { ctx.JSSrc().Call("select") }),
 		app.Elem("div").Class("row").Body(
 			app.Elem("button").ID("copy-link").Class("btn").Text(copied).OnClick(func(ctx app.Context, e app.Event) {
-				c.copied = copyText(shareLink(m))
+				link := shareLink(m)
+				copyText(link, func(err error) {
+					ctx.Dispatch(func(ctx app.Context) {
+						if err != nil {
+							m.copied = ""
+							m.setErr("share", fmt.Errorf("the browser did not let the page copy (%v); the link is selected in the field above: copy it from there", err))
+							if el := app.Window().GetElementByID("share-link"); el.Truthy() {
+								el.Call("focus")
+								el.Call("select")
+							}
+							return
+						}
+						m.copied = link
+						m.setErr("share", nil)
+					})
+				})
 			}),
 			app.Elem("button").ID("export-csv").Class("btn").Text("Export CSV").OnClick(func(ctx app.Context, e app.Event) {
 				var b bytes.Buffer
@@ -431,6 +446,7 @@ func (c *labControls) share() app.UI {
 			app.Elem("a").ID("quiz-this").Class("btn").Attr("href", quizLinkFor(m)).Title("A predict-then-reveal quiz on these lanes and this traffic (the default traffic when the clients only click, as after a trace)").Text("Quiz me on this setup"),
 			app.If(c.exportURL != "", app.Elem("a").ID("export-link").Attr("href", c.exportURL).Attr("download", "ratelab-results.csv").Text("ratelab-results.csv")),
 		),
+		errLine(m, "share"),
 		errLine(m, "export"),
 	)
 }

@@ -76,20 +76,36 @@ func download(name, mime, text string) string {
 	return url
 }
 
-// copyText puts text on the clipboard when the browser allows it and
-// reports whether it tried.
-func copyText(text string) bool {
+// copyText puts text on the clipboard and then calls done, outside the UI
+// goroutine, with nil or the browser's refusal (a page without the
+// Clipboard API, a denied permission).
+func copyText(text string, done func(error)) {
 	if !app.IsClient {
-		return false
+		done(errors.New("no browser"))
+		return
 	}
-	nav := app.Window().Get("navigator")
-	cb := nav.Get("clipboard")
+	cb := app.Window().Get("navigator").Get("clipboard")
 	if !cb.Truthy() {
-		return false
+		done(errors.New("this page has no clipboard access"))
+		return
 	}
-	p := cb.Call("writeText", text)
-	p.Call("catch", app.FuncOf(func(this app.Value, args []app.Value) any { return nil }))
-	return true
+	var ok, fail app.Func
+	release := func() { ok.Release(); fail.Release() }
+	ok = app.FuncOf(func(this app.Value, args []app.Value) any {
+		release()
+		done(nil)
+		return nil
+	})
+	fail = app.FuncOf(func(this app.Value, args []app.Value) any {
+		release()
+		msg := "refused"
+		if len(args) > 0 && args[0].Truthy() {
+			msg = args[0].Get("name").String() // NotAllowedError: its message repeats the call
+		}
+		done(errors.New(msg))
+		return nil
+	})
+	cb.Call("writeText", text).Call("then", ok, fail)
 }
 
 func plural(n int, what string) string {

@@ -116,6 +116,11 @@ func (v *labLanes) syncURL(ctx app.Context) {
 	if el := app.Window().GetElementByID("quiz-this"); el.Truthy() {
 		el.Set("href", quizLinkFor(v.M))
 	}
+	if v.M.copied != "" {
+		// "Copied ✓" was about the link before this change.
+		v.M.copied = ""
+		v.M.controlsChanged()
+	}
 }
 
 // axisOf is the shared time axis: the last span of the run (at least W ×

@@ -49,6 +49,10 @@ type labModel struct {
 	burstN  int
 	fireAs  string
 
+	// copied is the link last put on the clipboard; "Copied ✓" shows while
+	// it is still the setup's link.
+	copied string
+
 	// behind counts down the frames since a tick last stopped short of the
 	// time due (sim.MaxTickDecisions): while it is above 0 the clock says
 	// it runs slower than its speed.

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/ratelab/ratelab/app/explain"
@@ -46,6 +48,7 @@ func TestLab(t *testing.T) {
 	t.Run("LaneFieldsFollowKind", func(t *testing.T) { p.t = t; testLaneFieldsFollowKind(p) })
 	t.Run("Overload", func(t *testing.T) { p.t = t; testLabOverload(p) })
 	t.Run("ClientFieldMessages", func(t *testing.T) { p.t = t; testLabClientMessages(p) })
+	t.Run("CopyLink", func(t *testing.T) { p.t = t; testLabCopy(p) })
 }
 
 // testLabNavigation: the playground links to the lab and back; each page
@@ -788,4 +791,35 @@ func testLabClientMessages(p *page) {
 	f.setNumber("client-0-rate", "4")
 	f.waitGone("#client-0-rate-error")
 	f.waitText("#client-0-weight-error", "⚠ client 1 (alice): rate 8/s is out of range; want > 0 and, times weight 5000, <= 10000")
+}
+
+// testLabCopy: "Copied ✓" shows only once the browser took the link, and
+// only while it is still the setup's link. Refused, the card says why and
+// selects the link to copy by hand (it said "Copied ✓" either way).
+func testLabCopy(p *page) {
+	f := p.fresh(p.base + "/lab")
+	f.setPermission("clipboard-write", browser.PermissionSettingDenied)
+	f.click("#copy-link")
+	f.waitText("#share-error", "⚠ the browser did not let the page copy (NotAllowedError); the link is selected in the field above: copy it from there")
+	f.waitText("#copy-link", "Copy link")
+	if got := f.eval(`document.activeElement.id + " " + (document.activeElement.selectionEnd - document.activeElement.selectionStart === document.activeElement.value.length)`); got != "share-link true" {
+		f.t.Errorf("after a refused copy, focus and selection: %q, want the whole share link selected", got)
+	}
+	f.setPermission("clipboard-write", browser.PermissionSettingGranted)
+	f.click("#copy-link")
+	f.waitText("#copy-link", "Copied ✓")
+	f.waitGone("#share-error")
+	f.setSelect("speed", "2")
+	f.waitText("#copy-link", "Copy link")
+}
+
+// setPermission overrides a permission for the page's origin.
+func (p *page) setPermission(name string, setting browser.PermissionSetting) {
+	p.t.Helper()
+	c := chromedp.FromContext(p.ctx)
+	if _, err := cdp.Call(p.ctx, c.Browser, browser.SetPermission, browser.SetPermissionParams{
+		Permission: &browser.PermissionDescriptor{Name: name}, Setting: setting, Origin: p.base,
+	}); err != nil {
+		p.t.Fatal(err)
+	}
 }
