@@ -291,10 +291,22 @@ func (v *labLanes) onStripKey(i int) app.EventHandler {
 	}
 }
 
+// focusInspector brings the panel into view with its lane above it: when
+// the panel does not show whole, the page scrolls the lane to the top, so
+// the chart and as much of the panel as fits show together (it scrolled
+// only the panel's heading into view, at the bottom edge). The focus stays
+// on the chart, whose arrow keys move the selection.
 func (v *labLanes) focusInspector(ctx app.Context) {
+	lane := "lane-" + strconv.Itoa(v.M.sel.lane)
 	ctx.Defer(func(app.Context) {
-		if el := app.Window().GetElementByID("insp-title"); el.Truthy() {
-			el.Call("scrollIntoView", map[string]any{"block": "nearest"})
+		w := app.Window()
+		panel, row := w.GetElementByID("lab-inspector"), w.GetElementByID(lane)
+		if !panel.Truthy() || !row.Truthy() {
+			return
+		}
+		r, h := panel.Call("getBoundingClientRect"), w.Get("innerHeight").Float()
+		if top := row.Call("getBoundingClientRect").Get("top").Float(); top < 0 || r.Get("bottom").Float() > h {
+			row.Call("scrollIntoView", map[string]any{"block": "start"})
 		}
 	})
 }
@@ -333,7 +345,7 @@ func (v *labLanes) selLine(id string, i int, ln *sim.Lane) app.UI {
 	return app.Elem("p").ID(id+"-selected").Class("hint small sel-line").Attr("aria-live", "polite").Text(text)
 }
 
-// inspectorUI is the lab's inspector panel, below the lanes.
+// inspectorUI is the lab's inspector panel, under the lane it explains.
 func (v *labLanes) inspectorUI() app.UI {
 	m := v.M
 	in := m.insp

@@ -157,10 +157,14 @@ func (v *labLanes) Render() app.UI {
 		v.totals, v.totAt, v.totVer = snapTotals(l), time.Now(), m.version
 	}
 
-	laneUIs := make([]app.UI, len(lanes))
+	laneUIs := make([]app.UI, 0, len(lanes)+1)
 	s := m.lab.Setup()
 	for i, ln := range lanes {
-		laneUIs[i] = v.lane(i, ln, l, a, rmax, s, len(lanes))
+		laneUIs = append(laneUIs, v.lane(i, ln, l, a, rmax, s, len(lanes)))
+		if m.insp != nil && m.sel.lane == i {
+			// Right under the lane it explains, so both stay in view.
+			laneUIs = append(laneUIs, v.inspectorUI())
+		}
 	}
 	return app.Elem("div").Class("lab-main").Body(
 		v.timebar(l),
@@ -173,7 +177,6 @@ func (v *labLanes) Render() app.UI {
 			app.Elem("div").ID("lanes").Body(laneUIs...),
 			app.If(len(lanes) == 0, app.Elem("p").Class("hint").Text("No lanes: add one from “+ Add a lane…”.")),
 		),
-		when(m.insp != nil, v.inspectorUI),
 		&labTotals{Snap: v.totals},
 	)
 }

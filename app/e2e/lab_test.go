@@ -710,6 +710,15 @@ func testLabInspectorEveryKind(p *page) {
 			return f.eval(`Array.from(document.querySelectorAll("#insp-steps li")).map(li => li.textContent).join("\n")`)
 		})
 		f.t.Logf("lane %d (%s): %s", i+1, ln.Config, strings.ReplaceAll(e.Text(), "\n", " | "))
+		// The panel opens under its lane; the lane's chart and the panel's
+		// top are in view, and its bottom too when lane and panel fit (it
+		// opened under the sixth lane, scrolled so only its heading showed).
+		f.poll("inspector under its lane, in view", fmt.Sprintf("lane-%d true true true", i), func() string {
+			return f.eval(`(() => { const p = document.getElementById("lab-inspector"), r = p.getBoundingClientRect(),
+				s = document.getElementById("` + svg + `").getBoundingClientRect(), h = innerHeight,
+				row = p.previousElementSibling;
+				return row.id + " " + (s.top >= 0 && s.bottom <= h) + " " + (r.top >= 0 && r.top < h) + " " + (r.bottom <= h || r.bottom - row.getBoundingClientRect().top > h); })()`)
+		})
 		f.click("#insp-close")
 		f.waitGone("#inspector")
 	}
