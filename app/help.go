@@ -161,7 +161,7 @@ func (t *siteTools) overlay() app.UI {
 					)
 				}),
 			),
-			app.Elem("p").Class("hint").Text("Decisions are told by shape and text as well as colour: ✓ (circle) allowed, ✕ (square) denied. A screen reader hears the latest decision, at most once a second."),
+			app.Elem("p").Class("hint").Text("Decisions are told by shape and text as well as colour: ✓ allowed, ✕ denied. A screen reader hears the latest decision, at most once a second."),
 		),
 	)
 }

@@ -2,6 +2,9 @@ package limiter
 
 import (
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -45,12 +48,34 @@ func New(c Config) (Strategy, error) {
 func (c Config) String() string {
 	switch c.Kind {
 	case KindTokenBucket, KindGCRA:
-		return fmt.Sprintf("%s: %g/s, burst %d", c.Kind.Name(), c.Rate, c.Burst)
+		return fmt.Sprintf("%s: %s/s, burst %d", c.Kind.Name(), rateString(c.Rate), c.Burst)
 	case KindLeakyBucket:
-		return fmt.Sprintf("%s: capacity %d, leaks 1 per %v", c.Kind.Name(), c.Capacity, c.LeakInterval)
+		return fmt.Sprintf("%s: capacity %d, leaks 1 per %s", c.Kind.Name(), c.Capacity, durString(c.LeakInterval))
 	default:
-		return fmt.Sprintf("%s: %d per %v", c.Kind.Name(), c.Limit, c.Window)
+		return fmt.Sprintf("%s: %d per %s", c.Kind.Name(), c.Limit, durString(c.Window))
 	}
+}
+
+// rateString writes a rate in plain digits (10000000, not 1e+07) between
+// 0.0001 and 10^15, and as %g outside (1.2e-05, +Inf).
+func rateString(r float64) string {
+	if a := math.Abs(r); a == 0 || a >= 1e-4 && a < 1e15 {
+		return strconv.FormatFloat(r, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(r, 'g', -1, 64)
+}
+
+// durString is time.Duration's text without zero trailing units: 1h, not
+// 1h0m0s; 1m, not 1m0s; 1h30m; 500ms.
+func durString(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // Name returns the kind's name in the field's terms: "token bucket",

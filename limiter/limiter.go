@@ -131,8 +131,8 @@ type monotonicClock struct{ origin time.Time }
 func (c monotonicClock) Now() Instant { return time.Since(c.origin) }
 
 // NewMonotonicClock returns a clock whose origin is the moment of the call. It
-// reads Go's monotonic clock, so wall-clock jumps (NTP, daylight saving, an
-// operator setting the date) never move it.
+// reads Go's monotonic clock, so wall-clock jumps (an NTP step, a leap second
+// applied as a step, an operator setting the date) never move it.
 func NewMonotonicClock() Clock { return monotonicClock{origin: time.Now()} }
 
 // ManualClock is a clock that moves only when told to: for tests and

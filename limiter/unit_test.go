@@ -685,3 +685,27 @@ func TestBreakerRegressions(t *testing.T) {
 		t.Errorf("1000 counted, limit 1: %+v; want denied", d)
 	}
 }
+
+// Config.String writes durations without zero trailing units and rates in
+// plain digits, as the playground shows them.
+func TestConfigString(t *testing.T) {
+	for _, c := range []struct {
+		c    limiter.Config
+		want string
+	}{
+		{limiter.Config{Kind: limiter.KindFixedWindow, Limit: 5000, Window: time.Hour}, "fixed window: 5000 per 1h"},
+		{limiter.Config{Kind: limiter.KindSlidingWindowLog, Limit: 50, Window: time.Minute}, "sliding window log: 50 per 1m"},
+		{limiter.Config{Kind: limiter.KindSlidingWindowCounter, Limit: 10, Window: 90 * time.Minute}, "sliding window counter: 10 per 1h30m"},
+		{limiter.Config{Kind: limiter.KindFixedWindow, Limit: 10, Window: 61 * time.Second}, "fixed window: 10 per 1m1s"},
+		{limiter.Config{Kind: limiter.KindFixedWindow, Limit: 10, Window: time.Second}, "fixed window: 10 per 1s"},
+		{limiter.Config{Kind: limiter.KindLeakyBucket, Capacity: 40, LeakInterval: 500 * time.Millisecond}, "leaky bucket: capacity 40, leaks 1 per 500ms"},
+		{limiter.Config{Kind: limiter.KindTokenBucket, Rate: 1e7, Burst: 10000}, "token bucket: 10000000/s, burst 10000"},
+		{limiter.Config{Kind: limiter.KindGCRA, Rate: 0.5, Burst: 5}, "GCRA: 0.5/s, burst 5"},
+		{limiter.Config{Kind: limiter.KindTokenBucket, Rate: 1.25e-5, Burst: 1}, "token bucket: 1.25e-05/s, burst 1"},
+		{limiter.Config{Kind: limiter.KindTokenBucket, Rate: math.Inf(1), Burst: 1}, "token bucket: +Inf/s, burst 1"},
+	} {
+		if got := c.c.String(); got != c.want {
+			t.Errorf("%#v: %q, want %q", c.c, got, c.want)
+		}
+	}
+}

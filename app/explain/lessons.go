@@ -224,7 +224,7 @@ func lessonClock() Lesson {
 			"up: the client is starved. Jumped forward, an hour of refill that was never earned fills the bucket at once. " +
 			"The monotonic lane never notices.",
 		Interview: "Measure elapsed time with a monotonic clock (Go's time.Now carries one; time.Since uses it). Wall-clock time " +
-			"is for display and for absolute deadlines; NTP, daylight saving and operators move it.",
+			"is for display and for absolute deadlines; NTP steps, leap seconds and operators setting the date move it (daylight saving does not: it changes the local time zone, not the clock).",
 		Setup: &sim.Setup{
 			Lanes:   []sim.LaneSpec{lane(limiter.Config{Kind: limiter.KindTokenBucket, Rate: 2, Burst: 4})},
 			Clients: []sim.Client{{Name: "alice", Pattern: sim.Pattern{Kind: sim.PatternSteady, Rate: 4}, Weight: 1}},
