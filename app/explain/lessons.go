@@ -436,10 +436,10 @@ type LockBench struct {
 // RecordedLockBench is the run lesson 5 uses (the same run as README's
 // Performance table).
 var RecordedLockBench = LockBench{
-	Machine: "go1.26.8 linux/amd64, AMD EPYC (Oxide Virtual Turin-like), 2 cores, 2026-11-30",
+	Machine: "go1.26.8 linux/amd64, AMD EPYC (Oxide Virtual Turin-like), 2 cores, at 2f69143",
 	Cores:   2,
-	PerKey1: 417 * time.Nanosecond, PerKey2: 171 * time.Nanosecond,
-	GlobalLock1: 297 * time.Nanosecond, GlobalLock2: 623 * time.Nanosecond,
+	PerKey1: 485 * time.Nanosecond, PerKey2: 226 * time.Nanosecond,
+	GlobalLock1: 480 * time.Nanosecond, GlobalLock2: 739 * time.Nanosecond,
 }
 
 func lockRequests() []LockRequest {
@@ -459,13 +459,13 @@ func lessonLocks() Lesson {
 	return Lesson{
 		ID: "lock-design", Number: 5, Title: "Lock design: one global lock or a lock per key",
 		Watch: "Three waves of 9 simultaneous decisions (8 clients, c1 sends two) on the 2 cores of the machine the limiter's " +
-			"benchmark ran on, each decision holding its lock for the time that benchmark measured (297 ns under one global " +
-			"lock, 417 ns with limiter.Keyed's lock per key). Top: one global lock. Bottom: a lock per key. Then two " +
-			"goroutines create the same key at once.",
+			"benchmark ran on, each decision holding its lock for the time that benchmark measured (480 ns under one global " +
+			"lock, 485 ns with limiter.Keyed's lock per key). The table gives each decision's start and wait under one " +
+			"global lock, then under a lock per key. Then two goroutines create the same key at once.",
 		Shows: "With one lock every decision queues behind every other, whatever the cores; with a lock per key only c1's two " +
-			"decisions wait for each other, and the rest wait only for a core. The timeline is a model; its hold times and " +
+			"decisions wait for each other, and the rest wait only for a core. The schedule is a model; its hold times and " +
 			"the throughput figures are measurements (make bench, recorded with the machine): with 2 goroutines one global " +
-			"lock got slower (297 → 623 ns per decision) while the per-key design got faster (417 → 171 ns). The second part shows the check-then-act race: two goroutines both find no limiter, both create " +
+			"lock got slower (480 → 739 ns per decision) while the per-key design got faster (485 → 226 ns). The second part shows the check-then-act race: two goroutines both find no limiter, both create " +
 			"one, and the key gets two buckets (twice the burst); limiter.Keyed creates under the shard lock and re-checks.",
 		Interview: "Per-key locks (or a sharded map with a lock per entry) keep unrelated clients from waiting on each other. " +
 			"Lazy creation must be atomic: check again under the write lock, or use a load-or-store, so two first requests " +
