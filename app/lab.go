@@ -3,8 +3,6 @@ package main
 import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/sim"
-	"net/url"
-	"strings"
 )
 
 // lab is the comparison lab page (/lab): many strategies, one stream of
@@ -35,25 +33,18 @@ func (p *lab) OnNav(ctx app.Context) {
 		// nothing while the page starts.
 		return
 	}
-	q, err := url.ParseQuery(ctx.Page().URL().RawQuery)
+	q, err := sim.ParseLink(ctx.Page().URL().RawQuery)
 	p.m.loadSetup(q)
 	if err != nil {
-		// ParseQuery skips what it cannot read (a ";", a bad %-escape) and
-		// keeps the rest: say so rather than drop it silently.
-		p.m.linkErrs = append(p.m.linkErrs, linkQueryError(err))
+		// ParseLink skips what it cannot read (a bad %-escape) and keeps
+		// the rest: say so rather than drop it silently.
+		p.m.linkErrs = append(p.m.linkErrs, "link: "+err.Error()+"; that part was ignored")
 	}
 	if p.m.lab.Setup().Trace == "" && q.Get("trace") == "nasa" {
 		loadNASA(ctx, p.m, false) // the link's clients stay as they are
 	}
 }
 
-// linkQueryError says which part of a link the lab could not read.
-func linkQueryError(err error) string {
-	if strings.Contains(err.Error(), "semicolon") {
-		return "link: a part separated by \";\" was ignored; parts of a link are separated by \"&\""
-	}
-	return "link: " + err.Error() + "; that part was ignored"
-}
 
 func (p *lab) OnMount(ctx app.Context) {
 	down := app.Window().AddEventListener("keydown", func(ctx app.Context, e app.Event) {

@@ -36,7 +36,7 @@ const (
 
 func (p *learn) OnNav(ctx app.Context) {
 	u := ctx.Page().URL()
-	q := u.Query()
+	q, _ := sim.ParseLink(u.RawQuery) // what cannot be read is left out, as an unknown part
 	p.mode, p.lesson, p.notice = modeLessons, "", ""
 	var notes []string
 	badLesson := false

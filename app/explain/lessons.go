@@ -424,7 +424,7 @@ func runEviction(l Lesson) (Result, error) {
 // (limiter/benchmarks, BenchmarkKeyedScaling, `make bench`): the median time
 // per decision for distinct keys, with one goroutine and with two, for
 // limiter.Keyed (a lock per key in a sharded map) and for one global lock
-// around a map of token buckets. Lesson 5's timeline holds each lock for
+// around a map of token buckets. Lesson 5's schedule holds each lock for
 // the one-goroutine figure of its design, on the machine's cores.
 type LockBench struct {
 	Machine                  string

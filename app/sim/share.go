@@ -76,6 +76,16 @@ func (s Setup) Values() url.Values {
 	return v
 }
 
+// ParseLink parses a link's query. A literal ";" is part of a value (a
+// lane's tiers are joined by ";", as in
+// lane=fixed_window,10,1s;pro=fixed_window,50,1s), not a separator as
+// url.ParseQuery would have it (it drops such a part): parts are separated
+// by "&". It returns what it could read and an error naming a part it
+// could not (a bad %-escape).
+func ParseLink(rawQuery string) (url.Values, error) {
+	return url.ParseQuery(strings.ReplaceAll(rawQuery, ";", "%3B"))
+}
+
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 func encodeConfig(c limiter.Config) string {

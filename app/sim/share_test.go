@@ -124,3 +124,26 @@ func TestParseSeed(t *testing.T) {
 		}
 	}
 }
+
+// ParseLink keeps a literal ";" in a value (a lane's tiers), where
+// url.ParseQuery drops the whole part; parts are separated by "&" only.
+func TestParseLink(t *testing.T) {
+	q, err := ParseLink("lane=fixed_window,10,1s;pro=fixed_window,50,1s&lane=gcra,2,2&speed=2;seed=4&seed=%zz")
+	if err == nil || err.Error() != `invalid URL escape "%zz"` {
+		t.Errorf("error %v; want the bad escape named", err)
+	}
+	if got := q["lane"]; !reflect.DeepEqual(got, []string{"fixed_window,10,1s;pro=fixed_window,50,1s", "gcra,2,2"}) {
+		t.Errorf("lanes %q", got)
+	}
+	if got := q.Get("speed"); got != "2;seed=4" {
+		t.Errorf("speed %q; want 2;seed=4", got)
+	}
+	s, err := DecodeSetup(url.Values{"lane": q["lane"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pro := limiter.Config{Kind: limiter.KindFixedWindow, Limit: 50, Window: time.Second}
+	if len(s.Lanes) != 2 || s.Lanes[0].Tiers["pro"] != pro {
+		t.Errorf("lanes %+v; want 2, the first with tier pro = %v", s.Lanes, pro)
+	}
+}
