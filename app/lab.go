@@ -45,7 +45,6 @@ func (p *lab) OnNav(ctx app.Context) {
 	}
 }
 
-
 func (p *lab) OnMount(ctx app.Context) {
 	down := app.Window().AddEventListener("keydown", func(ctx app.Context, e app.Event) {
 		if !isSpace(e) || typing(e) {
