@@ -49,3 +49,11 @@ func TestMarkLabel(t *testing.T) {
 		t.Errorf("verdict %q", e.Verdict)
 	}
 }
+
+func TestTokensLeft(t *testing.T) {
+	for x, want := range map[float64]string{1: "1 token left", 0.5: "0.5 tokens left", 0: "0 tokens left", 2: "2 tokens left"} {
+		if got := tokensLeft(x); got != want {
+			t.Errorf("tokensLeft(%v) = %q, want %q", x, got, want)
+		}
+	}
+}

@@ -230,7 +230,7 @@ func (v *quizView) onReveal(ctx app.Context, e app.Event) {
 	}
 	v.feedback, v.formErr, v.said = &f, "", v.choice
 	if qu.AskTokens {
-		v.said += ", " + strconv.FormatFloat(g.Tokens, 'f', -1, 64) + " tokens left"
+		v.said += ", " + tokensLeft(g.Tokens)
 	}
 	ctx.Defer(func(app.Context) {
 		if el := app.Window().GetElementByID("quiz-next"); el.Truthy() {
@@ -290,7 +290,7 @@ func (v *quizView) results() app.UI {
 					said = "allowed"
 				}
 				if m.Question.AskTokens {
-					said += ", " + strconv.FormatFloat(m.Guess.Tokens, 'f', -1, 64) + " tokens left"
+					said += ", " + tokensLeft(m.Guess.Tokens)
 				}
 				return app.Elem("li").Body(
 					app.Elem("p").Class("quiz-prompt").Text("Question "+strconv.Itoa(m.Question.Number)+": "+m.Question.Prompt),
@@ -314,4 +314,13 @@ func quizSource(fromLink bool) string {
 		return "Questions come from the comparison lab setup in this link (its lanes, clients and traffic), drawn with the seed below: the same link gives every student the same questions."
 	}
 	return "Questions come from the comparison lab's default lanes and traffic, drawn with the seed below: the same link gives every student the same questions. To be quizzed on your own setup, use \"Quiz me on this setup\" in the comparison lab."
+}
+
+// tokensLeft is a prediction of the tokens left: "1 token left", "0.5
+// tokens left".
+func tokensLeft(x float64) string {
+	if x == 1 {
+		return "1 token left"
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64) + " tokens left"
 }

@@ -86,6 +86,14 @@ func ParseLink(rawQuery string) (url.Values, error) {
 	return url.ParseQuery(strings.ReplaceAll(rawQuery, ";", "%3B"))
 }
 
+// nFields is "1 field" or "n fields".
+func nFields(n int) string {
+	if n == 1 {
+		return "1 field"
+	}
+	return strconv.Itoa(n) + " fields"
+}
+
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 func encodeConfig(c limiter.Config) string {
@@ -231,7 +239,7 @@ func decodeLanes(vs []string) ([]LaneSpec, error) {
 func decodeConfig(v string) (limiter.Config, error) {
 	f := strings.Split(v, ",")
 	if len(f) != 3 {
-		return limiter.Config{}, fmt.Errorf("%q has %d fields; want kind,p1,p2", v, len(f))
+		return limiter.Config{}, fmt.Errorf("%q has %s; want kind,p1,p2", v, nFields(len(f)))
 	}
 	c := limiter.Config{Kind: limiter.Kind(f[0])}
 	var err error
@@ -297,7 +305,7 @@ func decodeClients(vs []string) ([]Client, error) {
 func decodeClient(v string) (Client, error) {
 	f := strings.Split(v, ",")
 	if len(f) < 4 {
-		return Client{}, fmt.Errorf("%q has %d fields; want name,weight,tier,pattern[,params]", v, len(f))
+		return Client{}, fmt.Errorf("%q has %s; want name,weight,tier,pattern[,params]", v, nFields(len(f)))
 	}
 	c := Client{Name: f[0], Tier: f[2], Pattern: Pattern{Kind: PatternKind(f[3])}}
 	var err error

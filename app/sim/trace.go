@@ -110,10 +110,10 @@ func ParseCSV(r io.Reader) (*Trace, error) {
 			return header(num, fields, &colT, &colC, &colN, &nCols)
 		}
 		if nCols < 0 && len(fields) != 2 && len(fields) != 3 {
-			return fmt.Errorf("line %d: %d fields; want 2 or 3 (t_ms,client[,n])", num, len(fields))
+			return fmt.Errorf("line %d: %s; want 2 or 3 (t_ms,client[,n])", num, nFields(len(fields)))
 		}
 		if nCols >= 0 && len(fields) != nCols {
-			return fmt.Errorf("line %d: %d fields; want %d as in the header", num, len(fields), nCols)
+			return fmt.Errorf("line %d: %s; want %d as in the header", num, nFields(len(fields)), nCols)
 		}
 		at, err := parseMillis(string(bytes.TrimSpace(fields[colT])))
 		if err != nil {

@@ -36,7 +36,7 @@ func TestParseCSVErrors(t *testing.T) {
 		{"0,a\n-5,b\n", `line 2: t_ms "-5" is negative; want milliseconds >= 0`},
 		{"0,a\n1e300,b\n", `line 2: t_ms "1e300" is not a number in plain digits; want milliseconds >= 0, such as 1500 or 12.5`},
 		{"0,a\n\n1.2.3,b\n", `line 3: t_ms "1.2.3" is not a number in plain digits; want milliseconds >= 0, such as 1500 or 12.5`},
-		{"0,a\n1\n", "line 2: 1 fields; want 2 or 3 (t_ms,client[,n])"},
+		{"0,a\n1\n", "line 2: 1 field; want 2 or 3 (t_ms,client[,n])"},
 		{"0,a,1,x\n", "line 1: 4 fields; want 2 or 3 (t_ms,client[,n])"},
 		{"0, \n", "line 1: client is empty; want a name"},
 		{"0,a,x\n", `line 1: n "x" is not an integer; want an integer >= 1`},
