@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"maps"
 	"math"
 	"slices"
@@ -229,7 +230,10 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 			app.Elem("button").ID("step-request").Class("btn").Title("Pause and decide the next request alone").Text("Step 1 request").OnClick(func(ctx app.Context, e app.Event) {
 				m.resumeFromScrub()
 				m.lab.Clock().Pause()
-				_, _, err := m.lab.StepRequest()
+				_, ok, err := m.lab.StepRequest()
+				if err == nil && !ok {
+					err = errors.New(errNothingComing)
+				}
 				m.setErr("clock", err)
 				m.changed()
 			}),

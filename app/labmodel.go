@@ -223,9 +223,14 @@ func (m *labModel) fireClient() string {
 // fire sends n requests now (a click, Space, or Burst ×N).
 func (m *labModel) fire(n int) {
 	m.resumeFromScrub()
-	m.setErr("fire", m.lab.Fire(m.fireClient(), n))
+	if m.setErr("fire", m.lab.Fire(m.fireClient(), n)) && m.errs["clock"] == errNothingComing {
+		delete(m.errs, "clock") // a request is coming now
+	}
 	m.changed()
 }
+
+// errNothingComing is what Step 1 request says when no request will come.
+const errNothingComing = "no request is coming: the clients only click and no trace is left to replay; send one with Space or Burst ×N"
 
 // resumeFromScrub makes the scrubbed copy the live lab (what happens after
 // the scrubbed instant is dropped), keeping the clock paused.
