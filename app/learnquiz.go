@@ -136,7 +136,13 @@ func (v *quizView) ask() app.UI {
 				// Not bound to a field of the view: writing the text back while
 				// it is typed would replace "-" or "1e" (not yet numbers) with
 				// nothing. Reveal reads it; a new question clears it.
-				app.ElemSelfClosing("input").Attr("type", "number").ID("quiz-tokens").Class("num").Attr("min", 0).Attr("step", 0.01),
+				app.ElemSelfClosing("input").Attr("type", "number").ID("quiz-tokens").Class("num").Attr("min", 0).Attr("step", 0.01).
+					OnKeyDown(func(ctx app.Context, e app.Event) {
+						if e.Get("key").String() == "Enter" { // as in a form: Enter reveals
+							e.PreventDefault()
+							v.onReveal(ctx, e)
+						}
+					}),
 				app.Elem("span").Class("unit").Text("tokens (2 decimals, rounded down)"),
 			)),
 		),

@@ -222,6 +222,12 @@ func testQuizTokensTyped(p *page) {
 	q.waitValue("#quiz-tokens", "-0.5")
 	q.click("#quiz-reveal")
 	q.waitText("#quiz-form-error", `⚠ tokens left "-0.5" is not a number of 0 or more; want 0 or more, to 2 decimals`)
+	// Enter in the field reveals, as in a form.
+	q.eval(`(() => { const el = document.getElementById("quiz-tokens"); el.value = ""; el.focus(); return "ok"; })()`)
+	q.do(chromedp.KeyEvent("0.5"))
+	q.do(chromedp.KeyEvent("\r"))
+	q.waitCount("#quiz-reveal-panel", 1)
+	q.waitGone("#quiz-form-error")
 }
 
 // testHelpOverlay: `?` opens the shortcuts, Escape closes them and gives
