@@ -324,6 +324,9 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 					}), id),
 			),
 		),
+		app.If(cl.Tier != "" && !slices.Contains(m.lab.TierNames(), cl.Tier),
+			app.Elem("p").ID(id+"-tier-note").Class("hint").Text("No lane has tier "+cl.Tier+": "+cl.Name+" gets each lane's own budget until it is set below."),
+		),
 		app.Elem("div").Class("client-errors").Body(msgs...),
 	)
 }

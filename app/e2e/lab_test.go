@@ -539,11 +539,21 @@ func testLabTiers(p *page) {
 	}
 	f.waitText("#lane-0-allowed", "4")
 	f.waitText("#lane-1-allowed", "4")
+	// paid's tier is not set on any lane yet, and the client says so.
+	f.waitText("#client-1-tier-note", "No lane has tier pro: paid gets each lane's own budget until it is set below.")
+	f.eval(`(() => { const el = document.getElementById("tier-name"); el.value = ""; return el.value; })()`)
+	f.click("#tier-apply")
+	f.waitText("#tier-error", "⚠ tier name is empty; want a word of letters, digits, '-' or '_'")
+	f.eval(`(() => { const el = document.getElementById("tier-name"); el.value = "default"; return el.value; })()`)
+	f.click("#tier-apply")
+	f.waitText("#tier-error", `⚠ tier name "default" reads as no tier (a client's own lane budget); want another word`)
 	f.setNumber("tier-factor", "3")
 	f.eval(`(() => { const el = document.getElementById("tier-name"); el.value = "pro"; return el.value; })()`)
 	f.click("#tier-apply")
 	f.waitText("#lane-0-tier-pro", "tier pro: fixed window: 6 per 1s")
 	f.waitText("#lane-1-tier-pro", "tier pro: token bucket: 6/s, burst 6")
+	f.waitGone("#client-1-tier-note")
+	f.waitGone("#tier-error")
 	f.waitText("#lane-0-allowed", "8") // free 2, paid 6
 	f.waitText("#lane-0-denied", "12")
 	f.waitText("#lane-1-allowed", "8")

@@ -620,6 +620,12 @@ func (l *Lab) ExportCSV(w io.Writer) error {
 // Clients whose Tier is name then get it. factor 0 removes the tier. Changing
 // a lane's Config later does not rescale its tiers: call SetTier again.
 func (l *Lab) SetTier(name string, factor float64) error {
+	switch name {
+	case "":
+		return errors.New("tier name is empty; want a word of letters, digits, '-' or '_'")
+	case "default":
+		return errors.New(`tier name "default" reads as no tier (a client's own lane budget); want another word`)
+	}
 	if !isWord(name) {
 		return fmt.Errorf("tier name %q is not a word; want letters, digits, '-' or '_'", name)
 	}

@@ -757,3 +757,22 @@ func TestTickBudget(t *testing.T) {
 		}
 	}
 }
+
+func TestSetTierNames(t *testing.T) {
+	lab, err := New(DefaultSetup(), nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"":        "tier name is empty; want a word of letters, digits, '-' or '_'",
+		"default": `tier name "default" reads as no tier (a client's own lane budget); want another word`,
+		"a b":     `tier name "a b" is not a word; want letters, digits, '-' or '_'`,
+	} {
+		if err := lab.SetTier(name, 2); err == nil || err.Error() != want {
+			t.Errorf("SetTier(%q): %v, want %q", name, err, want)
+		}
+	}
+	if err := lab.SetTier("pro", 2); err != nil || !reflect.DeepEqual(lab.TierNames(), []string{"pro"}) {
+		t.Errorf("SetTier(pro): %v, tiers %v", err, lab.TierNames())
+	}
+}
