@@ -117,8 +117,9 @@ func (v *labLanes) syncURL(ctx app.Context) {
 	if el := app.Window().GetElementByID("quiz-this"); el.Truthy() {
 		el.Set("href", quizLinkFor(v.M))
 	}
-	if v.M.copied != "" {
-		// "Copied ✓" was about the link before this change.
+	if v.M.copied != "" && v.M.copied != shareLink(v.M) {
+		// "Copied ✓" was about the link before this change (a copy made
+		// since the change, before this frame, keeps it).
 		v.M.copied = ""
 		v.M.controlsChanged()
 	}

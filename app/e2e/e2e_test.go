@@ -238,7 +238,12 @@ func (p *page) workerKeeps(wasm string) {
 // help's "Enter / Space"), and sends no request; after a mouse click on the
 // same button, Space sends a request and presses nothing.
 func testSpaceOnButton(p *page) {
-	allowed, denied := p.text("#allowed-count"), p.text("#denied-count")
+	// Its own baseline: the counts are redrawn in the frame after an
+	// action, so they are not read as the previous test left them.
+	p.click("#reset")
+	p.waitText("#allowed-count", "0")
+	p.waitText("#denied-count", "0")
+	allowed, denied := "0", "0"
 	state := p.text("#clock-state")
 	other := map[string]string{"paused": "running", "running": "paused"}[state]
 	// Focus Pause from the keyboard: Tab away and Shift+Tab back.
@@ -663,7 +668,14 @@ func (p *page) text(sel string) string {
 // poll waits until f() returns want, or fails with the last value.
 func (p *page) poll(what, want string, f func() string) {
 	p.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	p.pollFor(5*time.Second, what, want, f)
+}
+
+// pollFor is poll with its own deadline, for waits whose length is the
+// page's own (a lesson plays for 2.5 s of real time).
+func (p *page) pollFor(timeout time.Duration, what, want string, f func() string) {
+	p.t.Helper()
+	deadline := time.Now().Add(timeout)
 	for {
 		got := f()
 		if got == want {

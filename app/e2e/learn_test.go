@@ -305,7 +305,8 @@ func testLessons(p *page) {
 		p.waitText("#lesson-shows", l.Shows)
 		p.waitText("#lesson-interview", l.Interview)
 		p.click("#lesson-run")
-		p.waitText("#lesson-check-msg", c.msg)
+		// The lesson plays for 2.5 s of real time, longer when frames are late.
+		p.pollFor(20*time.Second, "#lesson-check-msg", c.msg, func() string { return p.text("#lesson-check-msg") })
 		p.waitAttrOf("#lesson-check", "data-ok", "true")
 		p.waitText("#lesson-check-head", "✓ Check passed: this is what you should have seen")
 		switch c.id {
@@ -348,7 +349,7 @@ func testInspector(p *page) {
 	p.click("#lesson-link-burst-vs-rate")
 	p.waitAttrOf("#lesson", "data-lesson", "burst-vs-rate")
 	p.click("#lesson-run")
-	p.waitAttrOf("#lesson-check", "data-ok", "true")
+	p.waitLessonChecked()
 	p.waitAttrOf("#mark-0-14", "aria-label", "request 15 at 0.70 s: denied")
 	p.waitAttrOf("#mark-0-14", "role", "button")
 	p.do(chromedp.Focus(chromedp.CSS("#mark-0-14")))
@@ -540,7 +541,7 @@ func testThemeAndNarrow(p *page, axe string) {
 	l.poll("data-theme after reload", "dark", func() string { return l.eval(`String(document.documentElement.dataset.theme)`) })
 	l.waitAttrOf("#theme-toggle", "aria-pressed", "true")
 	l.click("#lesson-run")
-	l.waitAttrOf("#lesson-check", "data-ok", "true")
+	l.waitLessonChecked()
 	l.click("#mark-0-12")
 	l.waitCount("#inspector", 1)
 	l.screenshot("learn-8-dark-lesson.png")
@@ -549,7 +550,7 @@ func testThemeAndNarrow(p *page, axe string) {
 	p.do(chromedp.EmulateViewport(360, 740))
 	l = p.freshLearn(p.base + "/learn?lesson=burst-vs-rate")
 	l.click("#lesson-run")
-	l.waitAttrOf("#lesson-check", "data-ok", "true")
+	l.waitLessonChecked()
 	l.click("#mark-0-14")
 	l.waitCount("#inspector", 1)
 	l.noHorizontalScroll()
@@ -642,6 +643,15 @@ func (p *page) freshAt(link, h1 string) *page {
 
 // waitAttrOf waits until the element exists and its attribute equals want
 // (the harness's waitAttr needs the element to exist already).
+// waitLessonChecked waits for a played lesson's check to pass: the lesson
+// plays for 2.5 s of real time, longer when frames are late.
+func (p *page) waitLessonChecked() {
+	p.t.Helper()
+	p.pollFor(20*time.Second, "#lesson-check[data-ok]", "true", func() string {
+		return p.eval(`(() => { const el = document.querySelector("#lesson-check"); return el ? String(el.getAttribute("data-ok")) : "<missing>"; })()`)
+	})
+}
+
 func (p *page) waitAttrOf(sel, attr, want string) {
 	p.t.Helper()
 	p.poll(sel+"["+attr+"]", want, func() string {
