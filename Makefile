@@ -49,6 +49,8 @@ vet:
 	GOOS=js GOARCH=wasm $(GO) vet ./limiter/... ./app/...
 	GOOS=js GOARCH=wasm $(GO) vet -tags page_lab ./app
 	GOOS=js GOARCH=wasm $(GO) vet -tags page_learn ./app
+	$(GO) vet -tags e2e ./app/e2e
+	$(GO) vet -tags 'e2e benchui' ./app/e2e
 
 ## unit: every Go test natively, with the race detector (browser tests run in `e2e`)
 unit:

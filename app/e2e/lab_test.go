@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -840,14 +840,14 @@ func testLabClientMessages(p *page) {
 // selects the link to copy by hand (it said "Copied ✓" either way).
 func testLabCopy(p *page) {
 	f := p.fresh(p.base + "/lab")
-	f.setPermission("clipboard-write", browser.PermissionSettingDenied)
+	f.setPermission("clipboard-write", cdpbrowser.PermissionSettingDenied)
 	f.click("#copy-link")
 	f.waitText("#share-error", "⚠ the browser did not let the page copy (NotAllowedError); the link is selected in the field above: copy it from there")
 	f.waitText("#copy-link", "Copy link")
 	if got := f.eval(`document.activeElement.id + " " + (document.activeElement.selectionEnd - document.activeElement.selectionStart === document.activeElement.value.length)`); got != "share-link true" {
 		f.t.Errorf("after a refused copy, focus and selection: %q, want the whole share link selected", got)
 	}
-	f.setPermission("clipboard-write", browser.PermissionSettingGranted)
+	f.setPermission("clipboard-write", cdpbrowser.PermissionSettingGranted)
 	f.click("#copy-link")
 	f.waitText("#copy-link", "Copied ✓")
 	f.waitGone("#share-error")
@@ -856,11 +856,11 @@ func testLabCopy(p *page) {
 }
 
 // setPermission overrides a permission for the page's origin.
-func (p *page) setPermission(name string, setting browser.PermissionSetting) {
+func (p *page) setPermission(name string, setting cdpbrowser.PermissionSetting) {
 	p.t.Helper()
 	c := chromedp.FromContext(p.ctx)
-	if _, err := cdp.Call(p.ctx, c.Browser, browser.SetPermission, browser.SetPermissionParams{
-		Permission: &browser.PermissionDescriptor{Name: name}, Setting: setting, Origin: p.base,
+	if _, err := cdp.Call(p.ctx, c.Browser, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+		Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: setting, Origin: p.base,
 	}); err != nil {
 		p.t.Fatal(err)
 	}
