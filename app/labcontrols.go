@@ -281,20 +281,11 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 					return nil
 				}), id),
 			app.Elem("select").ID(id+"-pattern").Class("select").Attr("aria-label", "Pattern").Body(pats...).
-				OnChange(func(ctx app.Context, e app.Event) {
-					cs := m.clients()
-					if j >= len(cs) {
-						return
-					}
-					cs[j].Pattern = m.defaultPattern(sim.PatternKind(fieldText(app.Window().Get("document").Call("getElementById", id+"-pattern"))))
-					// The old pattern's fields and their messages are gone.
-					for k := range m.errs {
-						if strings.HasPrefix(k, id+"-") {
-							delete(m.errs, k)
-						}
-					}
-					m.setClients(id+"-pattern", cs)
-				}, id),
+				OnChange(edit(id+"-pattern", func(c *sim.Client) error {
+					c.Pattern = m.defaultPattern(sim.PatternKind(fieldText(app.Window().Get("document").Call("getElementById", id+"-pattern"))))
+					m.dropErrs(id + "-") // the old pattern's fields and their messages are gone
+					return nil
+				}), id),
 			app.Elem("button").ID(id+"-remove").Class("btn icon").Title("Remove "+cl.Name).Attr("aria-label", "Remove "+cl.Name).Text("✕").
 				OnClick(func(ctx app.Context, e app.Event) {
 					cs := m.clients()

@@ -233,9 +233,9 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 				m.lab.Clock().Pause()
 				_, ok, err := m.lab.StepRequest()
 				if err == nil && !ok {
-					err = errors.New(errNothingComing)
+					err = errors.New("no request is coming: the clients only click and no trace is left to replay; send one with Space or Burst ×N")
 				}
-				m.setErr("clock", err)
+				m.setErr("step", err)
 				m.changed()
 			}),
 			app.Elem("button").ID("step-100ms").Class("btn").Title("Move the clock forward by 100 ms").Text("+100 ms").OnClick(v.step(100*time.Millisecond)),
@@ -271,6 +271,7 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 			),
 		),
 		errLine(m, "clock"),
+		errLine(m, "step"),
 		errLine(m, "scrub"),
 	)
 }

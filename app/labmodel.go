@@ -103,6 +103,16 @@ func (m *labModel) setErr(id string, err error) bool {
 	return true
 }
 
+// dropErrs drops the messages of the controls whose ids start with prefix
+// (the fields of a lane's or a client's old kind, which are gone).
+func (m *labModel) dropErrs(prefix string) {
+	for id := range m.errs {
+		if strings.HasPrefix(id, prefix) {
+			delete(m.errs, id)
+		}
+	}
+}
+
 // live drops the scrubbed copy.
 func (m *labModel) live() {
 	if m.scrub != nil {
@@ -223,14 +233,11 @@ func (m *labModel) fireClient() string {
 // fire sends n requests now (a click, Space, or Burst ×N).
 func (m *labModel) fire(n int) {
 	m.resumeFromScrub()
-	if m.setErr("fire", m.lab.Fire(m.fireClient(), n)) && m.errs["clock"] == errNothingComing {
-		delete(m.errs, "clock") // a request is coming now
+	if m.setErr("fire", m.lab.Fire(m.fireClient(), n)) {
+		delete(m.errs, "step") // "no request is coming" no longer holds
 	}
 	m.changed()
 }
-
-// errNothingComing is what Step 1 request says when no request will come.
-const errNothingComing = "no request is coming: the clients only click and no trace is left to replay; send one with Space or Burst ×N"
 
 // resumeFromScrub makes the scrubbed copy the live lab (what happens after
 // the scrubbed instant is dropped), keeping the clock paused.
@@ -325,11 +332,7 @@ func (m *labModel) setLaneKind(i int, k limiter.Kind) {
 	// This lane's messages were about its old kind's fields; the other
 	// controls' messages (the same budget's, another lane's) still hold.
 	prefix := "lane-" + strconv.Itoa(i) + "-"
-	for id := range m.errs {
-		if strings.HasPrefix(id, prefix) {
-			delete(m.errs, id)
-		}
-	}
+	m.dropErrs(prefix)
 	m.setErr(prefix+"kind", err)
 	m.changed()
 }

@@ -624,10 +624,10 @@ func testLabInspector(p *page) {
 	f.waitText("#lab-clock", "t = 0.000 s")
 	// Nothing is coming: Step 1 request says so (it did nothing, silently).
 	f.click("#step-request")
-	f.waitText("#clock-error", "⚠ no request is coming: the clients only click and no trace is left to replay; send one with Space or Burst ×N")
+	f.waitText("#step-error", "⚠ no request is coming: the clients only click and no trace is left to replay; send one with Space or Burst ×N")
 	f.setNumber("burst-n", "3")
 	f.click("#burst")
-	f.waitGone("#clock-error")
+	f.waitGone("#step-error")
 	f.waitText("#lane-0-allowed", "2")
 	f.waitText("#lane-0-denied", "1")
 	f.waitAttr("#lane-0-svg", "tabindex", "0")
