@@ -311,6 +311,9 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 				app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-tier").Class("text small").Attr("value", cl.Tier).Attr("placeholder", "default").
 					OnChange(edit(id+"-tier", func(c *sim.Client) error {
 						c.Tier = strings.TrimSpace(fieldText(app.Window().Get("document").Call("getElementById", id+"-tier")))
+						if c.Tier == "default" {
+							c.Tier = "" // the placeholder's word: no tier, each lane's own budget
+						}
 						return nil
 					}), id),
 			),

@@ -56,13 +56,15 @@ func (c Config) String() string {
 	}
 }
 
-// rateString writes a rate in plain digits (10000000, not 1e+07) between
-// 0.0001 and 10^15, and as %g outside (1.2e-05, +Inf).
+// rateString writes a rate to 6 significant digits (5000 per hour is
+// 1.38889/s), in plain digits (10000000, not 1e+07) between 0.0001 and
+// 10^15, and as %g outside (1.2e-05, +Inf).
 func rateString(r float64) string {
-	if a := math.Abs(r); a == 0 || a >= 1e-4 && a < 1e15 {
-		return strconv.FormatFloat(r, 'f', -1, 64)
+	r6, _ := strconv.ParseFloat(strconv.FormatFloat(r, 'g', 6, 64), 64)
+	if a := math.Abs(r6); a == 0 || a >= 1e-4 && a < 1e15 {
+		return strconv.FormatFloat(r6, 'f', -1, 64)
 	}
-	return strconv.FormatFloat(r, 'g', -1, 64)
+	return strconv.FormatFloat(r6, 'g', -1, 64)
 }
 
 // durString is time.Duration's text without zero trailing units: 1h, not

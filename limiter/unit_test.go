@@ -687,7 +687,7 @@ func TestBreakerRegressions(t *testing.T) {
 }
 
 // Config.String writes durations without zero trailing units and rates in
-// plain digits, as the playground shows them.
+// plain digits to 6 significant digits, as the playground shows them.
 func TestConfigString(t *testing.T) {
 	for _, c := range []struct {
 		c    limiter.Config
@@ -701,6 +701,7 @@ func TestConfigString(t *testing.T) {
 		{limiter.Config{Kind: limiter.KindLeakyBucket, Capacity: 40, LeakInterval: 500 * time.Millisecond}, "leaky bucket: capacity 40, leaks 1 per 500ms"},
 		{limiter.Config{Kind: limiter.KindTokenBucket, Rate: 1e7, Burst: 10000}, "token bucket: 10000000/s, burst 10000"},
 		{limiter.Config{Kind: limiter.KindGCRA, Rate: 0.5, Burst: 5}, "GCRA: 0.5/s, burst 5"},
+		{limiter.Config{Kind: limiter.KindTokenBucket, Rate: 5000.0 / 3600, Burst: 5000}, "token bucket: 1.38889/s, burst 5000"},
 		{limiter.Config{Kind: limiter.KindTokenBucket, Rate: 1.25e-5, Burst: 1}, "token bucket: 1.25e-05/s, burst 1"},
 		{limiter.Config{Kind: limiter.KindTokenBucket, Rate: math.Inf(1), Burst: 1}, "token bucket: +Inf/s, burst 1"},
 	} {

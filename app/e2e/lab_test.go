@@ -570,6 +570,12 @@ func testLabTiers(p *page) {
 	f.click("#tier-remove-pro")
 	f.waitCount("#lane-0-tier-pro", 0)
 	f.waitText("#lane-0-allowed", "4")
+	// "default", the tier field's placeholder, typed in means no tier.
+	f.eval(`(() => { const el = document.getElementById("client-0-tier"); el.value = "default"; el.dispatchEvent(new Event("change", {bubbles: true})); return el.value; })()`)
+	f.poll("free's tier in the link", "true", func() string {
+		return f.eval(`String(document.getElementById("share-link").value.includes("client=free%2C1%2C%2Cnone"))`)
+	})
+	f.waitGone("#client-0-tier-note")
 }
 
 // testLabQuiz: "Quiz me on this setup" opens the quiz on the lab's lanes and
