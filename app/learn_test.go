@@ -45,7 +45,7 @@ func TestMarkLabel(t *testing.T) {
 	if got := markLabel(14, rec); got != "request 15 at 0.70 s: denied" {
 		t.Errorf("label %q", got)
 	}
-	if e.Verdict != "denied: retry after 100ms (HTTP 429, Retry-After: 1)" {
+	if e.Verdict != "denied: retry after 100 ms (HTTP 429, Retry-After: 1)" {
 		t.Errorf("verdict %q", e.Verdict)
 	}
 }

@@ -676,7 +676,7 @@ func testLabInspector(p *page) {
 	f.waitText("#lane-0-selected", "Selected: request 3 (me) at 0.00 s: denied — Enter explains it")
 	f.do(chromedp.KeyEvent("\r"))
 	check(2, "Why: lane 1, request 3 (me) at 0.00 s: denied")
-	f.waitText("#insp-verdict", "✕ denied: retry after 200ms (HTTP 429, Retry-After: 1)")
+	f.waitText("#insp-verdict", "✕ denied: retry after 200 ms (HTTP 429, Retry-After: 1)")
 	f.waitText("#lab-insp-note", "The clock is paused while you inspect, so these numbers stay put (Resume continues the run). Close with ✕ or Escape.")
 	f.waitText("#lab-clock-state", "paused")
 	f.screenshot("lab-10-inspector.png")

@@ -31,17 +31,17 @@ import (
 var lessonChecks = []struct{ id, msg string }{
 	{"burst-vs-rate", "burst 10: 14 admitted in the busiest second (more than the burst of 10) and 35 in 5 s; " +
 		"burst 1: 5 in the busiest second and 26 in 5 s. The difference, 9, is the extra burst spent once."},
-	{"boundary-burst", "fixed window: 20 within 1 s, in [900ms, 1.9s) (2 × the limit of 10); sliding window log: 10; " +
+	{"boundary-burst", "fixed window: 20 within 1 s, in [900 ms, 1.9 s) (2 × the limit of 10); sliding window log: 10; " +
 		"sliding window counter: 10. Memory per client: the log up to 10 instants, the counter 2 counts."},
 	{"monotonic-clock", "while the wall clock was behind (4 s to 8 s): monotonic 8 admitted, wall clock 0 (starved; " +
-		"naive elapsed reached -9.75s). In the second after the 1 h jump: monotonic 2, wall clock 4 (an unearned full bucket). " +
+		"naive elapsed reached -9.75 s). In the second after the 1 h jump: monotonic 2, wall clock 4 (an unearned full bucket). " +
 		"In 12 s: monotonic 27, wall clock 22."},
 	{"per-client-eviction", "keys held peaked at 3000 of 5001 clients and fell to 0 after the last sweep; " +
 		"Mallory at 3 s: 3 admitted with eviction that keeps debt, 5 with the naive TTL cache (2 unearned)."},
-	{"lock-design", "total waiting: 51.84µs with one global lock, 29.1µs with a lock per key (longest 3.84µs vs 1.94µs; " +
+	{"lock-design", "total waiting: 51.84 µs with one global lock, 29.1 µs with a lock per key (longest 3.84 µs vs 1.94 µs; " +
 		"hold times measured by make bench on go1.26.8 linux/amd64, AMD EPYC (Oxide Virtual Turin-like), 2 cores, at 2f69143). " +
 		"Lazy creation, burst 5, 10 first requests: 10 admitted with check-then-act, 5 with limiter.Keyed."},
-	{"queue-vs-meter", "both lanes: 26 admitted, 9 rejected. As a queue the longest wait is 2s (the 21st request, " +
+	{"queue-vs-meter", "both lanes: 26 admitted, 9 rejected. As a queue the longest wait is 2 s (the 21st request, " +
 		"(21 − 1) × 100 ms); as a meter every admitted request passes at once."},
 	{"many-gateways", "in 3 s, 180 offered: 90 admitted with a local limit per instance (3× the limit), " +
 		"30 with one shared limiter, 27 with the limit split per instance. (Simulated.)"},
@@ -331,14 +331,14 @@ func testLessons(p *page) {
 // inspectorWant is request 15 of lesson 1's first lane (token bucket 5/s,
 // burst 10, 20 requests per second): at 0.70 s the bucket is empty.
 var inspectorWant = []string{
-	"now: 700ms",
-	"elapsed since last update: now − last = 700ms − 600ms = 100ms",
+	"now: 700 ms",
+	"elapsed since last update: now − last = 700 ms − 600 ms = 100 ms",
 	"tokens at last update: 0",
-	"refill: elapsed × rate = 100ms × 5/s = 0.5",
+	"refill: elapsed × rate = 100 ms × 5/s = 0.5",
 	"tokens now: min(burst, tokens + refill) = min(10, 0 + 0.5) = 0.5",
 	"request: n = 1",
 	"test: tokens ≥ n: 0.5 ≥ 1 = false",
-	"retry after: (n − tokens) ÷ rate = (1 − 0.5) ÷ 5/s, rounded up to 1ns = 100ms",
+	"retry after: (n − tokens) ÷ rate = (1 − 0.5) ÷ 5/s, rounded up to 1 ns = 100 ms",
 	"Retry-After header: seconds, rounded up, at least 1 = 1",
 	"remaining: whole units that still fit now = 0",
 }
@@ -354,12 +354,12 @@ func testInspector(p *page) {
 	p.waitAttrOf("#mark-0-14", "role", "button")
 	p.do(chromedp.Focus(chromedp.CSS("#mark-0-14")))
 	p.do(chromedp.KeyEvent("\r"))
-	p.waitText("#insp-what", "token bucket: 5/s, burst 10 — request of 1 at 700ms")
+	p.waitText("#insp-what", "token bucket: 5/s, burst 10 — request of 1 at 700 ms")
 	p.waitText("#insp-title", "Why: lane 1, request 15 at 0.70 s: denied")
 	p.poll("#insp-steps", strings.Join(inspectorWant, "\n"), func() string {
 		return p.eval(`Array.from(document.querySelectorAll("#insp-steps li")).map(li => li.textContent).join("\n")`)
 	})
-	p.waitText("#insp-verdict", "✕ denied: retry after 100ms (HTTP 429, Retry-After: 1)")
+	p.waitText("#insp-verdict", "✕ denied: retry after 100 ms (HTTP 429, Retry-After: 1)")
 	// The same, computed natively: the page shows explain's own steps.
 	l, _ := explain.LessonByID("burst-vs-rate")
 	lab, err := sim.New(*l.Setup, nil, sim.Options{History: 4096})

@@ -23,13 +23,38 @@ func Hundredths(x float64) int64 {
 	return int64(math.Floor(x*100 + 1e-7))
 }
 
-// dur formats a duration or an instant in Go's notation ("1.25s", "250ms"),
-// and Never as "never".
+// dur formats a duration or an instant exactly, in the largest of s, ms, µs
+// and ns that it reaches, with a space before the unit and trailing zeros
+// dropped: 95.473355645 s (Go's notation would say 1m35.473355645s), 1.25 s,
+// 250 ms, 0.5 µs is 500 ns, 0 s; Never is "never". Exact, so the sums the
+// explanations show add up to the nanosecond.
 func dur(d time.Duration) string {
 	if d == limiter.Never {
 		return "never"
 	}
-	return d.String()
+	if d == 0 {
+		return "0 s"
+	}
+	sign, u := "", uint64(d)
+	if d < 0 {
+		sign, u = "-", uint64(-(d+1))+1 // -(d+1)+1 holds math.MinInt64 too
+	}
+	unit, scale, digits := "ns", uint64(1), 0
+	switch {
+	case u >= uint64(time.Second):
+		unit, scale, digits = "s", uint64(time.Second), 9
+	case u >= uint64(time.Millisecond):
+		unit, scale, digits = "ms", uint64(time.Millisecond), 6
+	case u >= uint64(time.Microsecond):
+		unit, scale, digits = "µs", uint64(time.Microsecond), 3
+	}
+	s := sign + strconv.FormatUint(u/scale, 10)
+	if f := u % scale; f != 0 {
+		fs := strconv.FormatUint(f, 10)
+		fs = strings.Repeat("0", digits-len(fs)) + fs
+		s += "." + strings.TrimRight(fs, "0")
+	}
+	return s + " " + unit
 }
 
 // instants formats a list of instants, "none" when empty.

@@ -87,7 +87,7 @@ type Explanation struct {
 	// Steps are the worked lines, in the order the algorithm takes them.
 	Steps []Step
 	// Outcome classifies the decision; Verdict says it in one sentence
-	// ("allowed: 2 remaining", "denied: retry after 250ms (Retry-After: 1)").
+	// ("allowed: 2 remaining", "denied: retry after 250 ms (Retry-After: 1)").
 	Outcome  Outcome
 	Verdict  string
 	Decision limiter.Decision
@@ -226,7 +226,7 @@ func (x *explainer) tokenBucket() {
 	if x.e.Outcome == Allowed {
 		x.step("tokens after", fmt.Sprintf("%s − %d", Tokens(in.Before.Tokens), in.N), Tokens(in.After.Tokens))
 	}
-	x.waits(fmt.Sprintf("(n − tokens) ÷ rate = (%d − %s) ÷ %s, rounded up to 1ns", in.N, Tokens(in.Before.Tokens), rate(c.Rate)))
+	x.waits(fmt.Sprintf("(n − tokens) ÷ rate = (%d − %s) ÷ %s, rounded up to 1 ns", in.N, Tokens(in.Before.Tokens), rate(c.Rate)))
 }
 
 func (x *explainer) gcra() {

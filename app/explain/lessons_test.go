@@ -39,13 +39,13 @@ func TestLessonBurstVsRate(t *testing.T) {
 }
 
 func TestLessonBoundaryBurst(t *testing.T) {
-	runLesson(t, "boundary-burst", "fixed window: 20 within 1 s, in [900ms, 1.9s) (2 × the limit of 10); sliding window log: 10; "+
+	runLesson(t, "boundary-burst", "fixed window: 20 within 1 s, in [900 ms, 1.9 s) (2 × the limit of 10); sliding window log: 10; "+
 		"sliding window counter: 10. Memory per client: the log up to 10 instants, the counter 2 counts.")
 }
 
 func TestLessonMonotonicClock(t *testing.T) {
 	r := runLesson(t, "monotonic-clock", "while the wall clock was behind (4 s to 8 s): monotonic 8 admitted, wall clock 0 (starved; "+
-		"naive elapsed reached -9.75s). In the second after the 1 h jump: monotonic 2, wall clock 4 (an unearned full bucket). "+
+		"naive elapsed reached -9.75 s). In the second after the 1 h jump: monotonic 2, wall clock 4 (an unearned full bucket). "+
 		"In 12 s: monotonic 27, wall clock 22.")
 	if v, _ := r.Fact("elapsed.max"); v != 3600250000000 {
 		t.Errorf("largest naive elapsed %d; want 1h0m0.25s", v)
@@ -69,19 +69,19 @@ func TestNaiveWallClock(t *testing.T) {
 func TestLessonPerClientEviction(t *testing.T) {
 	r := runLesson(t, "per-client-eviction", "keys held peaked at 3000 of 5001 clients and fell to 0 after the last sweep; "+
 		"Mallory at 3 s: 3 admitted with eviction that keeps debt, 5 with the naive TTL cache (2 unearned).")
-	if got := r.Rows[2]; got[0] != "3s" || got[1] != "3000" || got[2] != "1000" || got[3] != "1999" {
-		t.Errorf("sweep at 3s: %v; want 3s, 3000 held, 1000 evicted, 1999 in the naive cache", got)
+	if got := r.Rows[2]; got[0] != "3 s" || got[1] != "3000" || got[2] != "1000" || got[3] != "1999" {
+		t.Errorf("sweep at 3 s: %v; want 3 s, 3000 held, 1000 evicted, 1999 in the naive cache", got)
 	}
 }
 
 func TestLessonLockDesign(t *testing.T) {
-	r := runLesson(t, "lock-design", "total waiting: 51.84µs with one global lock, 29.1µs with a lock per key (longest 3.84µs vs 1.94µs; "+
+	r := runLesson(t, "lock-design", "total waiting: 51.84 µs with one global lock, 29.1 µs with a lock per key (longest 3.84 µs vs 1.94 µs; "+
 		"hold times measured by make bench on go1.26.8 linux/amd64, AMD EPYC (Oxide Virtual Turin-like), 2 cores, at 2f69143). "+
 		"Lazy creation, burst 5, 10 first requests: 10 admitted with check-then-act, 5 with limiter.Keyed.")
 	// c1's second request waits for its first under both designs: one
 	// measured hold time each (480 ns global, 485 ns per key).
-	if got := r.Rows[1]; got[0] != "c1" || got[3] != "480ns" || got[5] != "485ns" {
-		t.Errorf("c1's second request: %v; want waits of 480ns (global lock) and 485ns (per-key lock)", got)
+	if got := r.Rows[1]; got[0] != "c1" || got[3] != "480 ns" || got[5] != "485 ns" {
+		t.Errorf("c1's second request: %v; want waits of 480 ns (global lock) and 485 ns (per-key lock)", got)
 	}
 }
 
@@ -121,14 +121,14 @@ func TestLessonQueueVsMeter(t *testing.T) {
 	if len(l.Shaping) != 2 || !l.Shaping[0] || l.Shaping[1] {
 		t.Errorf("shaping %v; want [true false]", l.Shaping)
 	}
-	runLesson(t, "queue-vs-meter", "both lanes: 26 admitted, 9 rejected. As a queue the longest wait is 2s (the 21st request, "+
+	runLesson(t, "queue-vs-meter", "both lanes: 26 admitted, 9 rejected. As a queue the longest wait is 2 s (the 21st request, "+
 		"(21 − 1) × 100 ms); as a meter every admitted request passes at once.")
 }
 
 func TestLessonManyGateways(t *testing.T) {
 	r := runLesson(t, "many-gateways", "in 3 s, 180 offered: 90 admitted with a local limit per instance (3× the limit), "+
 		"30 with one shared limiter, 27 with the limit split per instance. (Simulated.)")
-	want := [][]string{{"0s", "60", "30", "10", "9"}, {"1s", "60", "30", "10", "9"}, {"2s", "60", "30", "10", "9"}}
+	want := [][]string{{"0 s", "60", "30", "10", "9"}, {"1 s", "60", "30", "10", "9"}, {"2 s", "60", "30", "10", "9"}}
 	for i, row := range want {
 		for j := range row {
 			if r.Rows[i][j] != row[j] {
