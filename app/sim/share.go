@@ -204,36 +204,65 @@ func decodeLanes(vs []string) ([]LaneSpec, error) {
 		return nil, fmt.Errorf("%d lanes; want at most %d", len(vs), MaxLanes)
 	}
 	lanes := make([]LaneSpec, 0, len(vs))
+	var bad partErrors
 	for i, v := range vs {
-		parts := strings.Split(v, ";")
-		c, err := decodeConfig(parts[0])
+		spec, err := decodeLane(v)
 		if err != nil {
-			return nil, fmt.Errorf("lane %d: %w", i+1, err)
-		}
-		spec := LaneSpec{Config: c}
-		for _, p := range parts[1:] {
-			name, cfg, ok := strings.Cut(p, "=")
-			if !ok {
-				return nil, fmt.Errorf("lane %d: tier %q has no '='; want name=kind,p1,p2", i+1, p)
-			}
-			tc, err := decodeConfig(cfg)
-			if err != nil {
-				return nil, fmt.Errorf("lane %d: tier %s: %w", i+1, name, err)
-			}
-			if spec.Tiers == nil {
-				spec.Tiers = map[string]limiter.Config{}
-			}
-			if _, dup := spec.Tiers[name]; dup {
-				return nil, fmt.Errorf("lane %d: tier %s appears twice; want it once", i+1, name)
-			}
-			spec.Tiers[name] = tc
-		}
-		if err := spec.validate(); err != nil {
-			return nil, fmt.Errorf("lane %d: %w", i+1, err)
+			bad = append(bad, fmt.Errorf("lane %d: %w", i+1, err))
+			continue
 		}
 		lanes = append(lanes, spec)
 	}
+	if bad != nil {
+		return nil, bad
+	}
 	return lanes, nil
+}
+
+// partErrors lists the problems of every bad lane (or client) of a link,
+// in order, so that the reader sees them all at once: "lane 1: …; lane 3: …".
+type partErrors []error
+
+func (e partErrors) Error() string {
+	s := make([]string, len(e))
+	for i, err := range e {
+		s[i] = err.Error()
+	}
+	return strings.Join(s, "; ")
+}
+
+func (e partErrors) Unwrap() []error { return e }
+
+// decodeLane decodes one lane value, kind,p1,p2[;tier=kind,p1,p2]…, and
+// returns its first problem.
+func decodeLane(v string) (LaneSpec, error) {
+	parts := strings.Split(v, ";")
+	c, err := decodeConfig(parts[0])
+	if err != nil {
+		return LaneSpec{}, err
+	}
+	spec := LaneSpec{Config: c}
+	for _, p := range parts[1:] {
+		name, cfg, ok := strings.Cut(p, "=")
+		if !ok {
+			return LaneSpec{}, fmt.Errorf("tier %q has no '='; want name=kind,p1,p2", p)
+		}
+		tc, err := decodeConfig(cfg)
+		if err != nil {
+			return LaneSpec{}, fmt.Errorf("tier %s: %w", name, err)
+		}
+		if spec.Tiers == nil {
+			spec.Tiers = map[string]limiter.Config{}
+		}
+		if _, dup := spec.Tiers[name]; dup {
+			return LaneSpec{}, fmt.Errorf("tier %s appears twice; want it once", name)
+		}
+		spec.Tiers[name] = tc
+	}
+	if err := spec.validate(); err != nil {
+		return LaneSpec{}, err
+	}
+	return spec, nil
 }
 
 func decodeConfig(v string) (limiter.Config, error) {
@@ -288,12 +317,17 @@ func decodeClients(vs []string) ([]Client, error) {
 		return nil, fmt.Errorf("%d clients; want at most %d", len(vs), MaxClients)
 	}
 	cs := make([]Client, 0, len(vs))
+	var bad partErrors
 	for i, v := range vs {
 		c, err := decodeClient(v)
 		if err != nil {
-			return nil, fmt.Errorf("client %d: %w", i+1, err)
+			bad = append(bad, fmt.Errorf("client %d: %w", i+1, err))
+			continue
 		}
 		cs = append(cs, c)
+	}
+	if bad != nil {
+		return nil, bad
 	}
 	s := Setup{Clients: cs, Speed: 1, Worst: time.Second}
 	if err := s.Validate(); err != nil {
