@@ -75,13 +75,22 @@ func TestLessonPerClientEviction(t *testing.T) {
 }
 
 func TestLessonLockDesign(t *testing.T) {
-	r := runLesson(t, "lock-design", "total waiting: 51.84 µs with one global lock, 29.1 µs with a lock per key (longest 3.84 µs vs 1.94 µs; "+
+	r := runLesson(t, "lock-design", "total waiting: 51.84 µs with one global lock, 23.28 µs with a lock per key (longest 3.84 µs vs 1.94 µs; "+
 		"hold times measured by make bench on go1.26.8 linux/amd64, AMD EPYC (Oxide Virtual Turin-like), 2 cores, at 2f69143). "+
 		"Lazy creation, burst 5, 10 first requests: 10 admitted with check-then-act, 5 with limiter.Keyed.")
 	// c1's second request waits for its first under both designs: one
 	// measured hold time each (480 ns global, 485 ns per key).
 	if got := r.Rows[1]; got[0] != "c1" || got[3] != "480 ns" || got[5] != "485 ns" {
 		t.Errorf("c1's second request: %v; want waits of 480 ns (global lock) and 485 ns (per-key lock)", got)
+	}
+	// c2 does not wait behind c1's second request for a core: a decision
+	// waiting for a lock holds no core, so c2 starts at once on the other.
+	if got := r.Rows[2]; got[0] != "c2" || got[4] != "0 s" || got[5] != "0 s" || got[3] != "960 ns" {
+		t.Errorf("c2: %v; want per-key start 0 s, wait 0 s (global lock: wait 960 ns)", got)
+	}
+	// The last of a wave's 9 decisions on 2 cores starts after 4 holds.
+	if got := r.Rows[8]; got[0] != "c8" || got[4] != "1.94 µs" {
+		t.Errorf("c8: %v; want per-key start 1.94 µs", got)
 	}
 }
 
