@@ -119,6 +119,13 @@ func FormatRetry(d time.Duration) string {
 	return fixed(cs, 100) + " s"
 }
 
+// FormatSeconds formats a duration d ≥ 0 that is a state, not a wait, with
+// two decimals of a second, rounded to the nearest: 1/3 s is "0.33 s"
+// (FormatRetry would say 0.34 s).
+func FormatSeconds(d time.Duration) string {
+	return fixed(int64((d+5*time.Millisecond)/(10*time.Millisecond)), 100) + " s"
+}
+
 // FormatClock formats a simulated instant in seconds with milliseconds,
 // rounded down: "12.345 s".
 func FormatClock(t limiter.Instant) string {

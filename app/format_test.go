@@ -144,3 +144,27 @@ func TestSliderMemory(t *testing.T) {
 		t.Errorf("a linear slider's position was remembered")
 	}
 }
+
+// TestGCRAStateLine: the lab's GCRA line rounds TAT − now and the tolerance
+// to the nearest hundredth of a second (a state, not a wait): rate 3/s,
+// burst 1 has a tolerance of 1/3 s, shown 0.33 s, not 0.34 s.
+func TestGCRAStateLine(t *testing.T) {
+	g, err := limiter.NewGCRA(3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.AllowN(0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := stateLine(g.State(0), 0); got != "TAT − now = 0.33 s of tolerance 0.33 s → 0.00 tokens" {
+		t.Errorf("after one request: %q", got)
+	}
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{{0, "0.00 s"}, {time.Second / 3, "0.33 s"}, {4999999, "0.00 s"}, {5 * time.Millisecond, "0.01 s"}, {2 * time.Second / 3, "0.67 s"}} {
+		if got := FormatSeconds(c.d); got != c.want {
+			t.Errorf("FormatSeconds(%v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}

@@ -451,7 +451,7 @@ func stateLine(st limiter.State, now sim.Instant) (string, float64) {
 		return "tokens " + FormatTokens(st.Tokens) + " of " + lim + " · refill " + num(math.Round(st.Rate*100)/100) + "/s", frac(st.Tokens)
 	case limiter.KindGCRA:
 		ahead := max(st.TAT-now, 0)
-		return "TAT − now = " + FormatRetry(ahead) + " of tolerance " + FormatRetry(st.Tolerance) + " → " + FormatTokens(st.Tokens) + " tokens", frac(st.Tokens)
+		return "TAT − now = " + FormatSeconds(ahead) + " of tolerance " + FormatSeconds(st.Tolerance) + " → " + FormatTokens(st.Tokens) + " tokens", frac(st.Tokens)
 	case limiter.KindLeakyBucket:
 		var delay time.Duration
 		if st.Rate > 0 {
