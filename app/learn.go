@@ -84,16 +84,23 @@ func (p *learn) OnNav(ctx app.Context) {
 		p.setup, p.fromLink = s, true
 	}
 	seed, err := sim.ParseSeed(q.Get("seed"))
-	if err != nil && q.Has("seed") {
-		// The value quoted as clip cuts it (a link can carry anything).
+	switch {
+	case err != nil && q.Has("seed"):
+		// A bad seed falls back to the default one, not to a fresh one:
+		// everyone who opens the same mistyped link still gets the same
+		// questions. The value quoted as clip cuts it (a link can carry
+		// anything).
+		seed = sim.DefaultSetup().Seed
 		why := strings.Replace(err.Error(), strconv.Quote(q.Get("seed")), clip(q.Get("seed")), 1)
-		notes = append(notes, "The seed "+why+"; a new seed was chosen: share the link below to give others the same questions.")
+		notes = append(notes, "The seed "+why+"; using the default seed "+strconv.FormatUint(seed, 10)+", so everyone who opens this link gets the same questions.")
+	case !q.Has("seed"):
+		// A fresh seed. In milliseconds: the browser's clock has no finer
+		// grain, so UnixNano % 100000 was always 0, and every fresh quiz
+		// seed 1.
+		seed = uint64(time.Now().UnixMilli()%100000) + 1
 	}
 	if err != nil || !q.Has("seed") {
-		// A fresh seed, written into the URL so the link can be shared.
-		// In milliseconds: the browser's clock has no finer grain, so
-		// UnixNano % 100000 was always 0, and every fresh quiz seed 1.
-		seed = uint64(time.Now().UnixMilli()%100000) + 1
+		// The seed in use, written into the URL so the link can be shared.
 		nu := *u
 		nu.RawQuery = p.quizQuery(seed).Encode()
 		ctx.Page().ReplaceURL(&nu)

@@ -82,8 +82,11 @@ func TestLearn(t *testing.T) {
 	t.Run("QuizSeed42", func(t *testing.T) { p.t = t; testQuiz(p) })
 	t.Run("AxeQuizOpen", func(t *testing.T) {
 		p.t = t
-		q := p.freshLearn(p.base + "/learn?seed=42")
+		// Seed 2's first question is about a token bucket: it has the
+		// tokens field too.
+		q := p.freshLearn(p.base + "/learn?seed=2")
 		q.waitText("#quiz-progress", "1 of 10")
+		q.waitCount("#quiz-tokens", 1)
 		q.axe(axe, "quiz question")
 		q.click("#quiz-allowed")
 		q.setNumber("quiz-tokens", "1")
@@ -207,7 +210,7 @@ func testShippedSource(t *testing.T, base string) {
 // even while it is not yet a number ("-", then "-0.5"), and Reveal names
 // the problem in words.
 func testQuizTokensTyped(p *page) {
-	q := p.freshLearn(p.base + "/learn?seed=42")
+	q := p.freshLearn(p.base + "/learn?seed=2") // its first question asks for the tokens left
 	q.waitText("#quiz-progress", "1 of 10")
 	q.click("#quiz-allowed")
 	q.eval(`document.getElementById("quiz-tokens").focus(), "ok"`)
@@ -596,13 +599,16 @@ func (p *page) noHorizontalScroll() {
 
 // freshLearn loads a /learn link as a new document and waits for the page.
 // testLearnBadLinks: a bad seed, lesson or section in a link is said, and the
-// page still shows something useful (a new seed, the lesson list).
+// page still shows something useful (the default seed, the lesson list).
 func testLearnBadLinks(p *page) {
 	f := p.freshLearn(p.base + "/learn?seed=abc")
-	f.waitText("#learn-notice", "⚠ The seed \"abc\" is not a whole number; want 0 to 18446744073709551615; a new seed was chosen: share the link below to give others the same questions.")
+	f.waitText("#learn-notice", "⚠ The seed \"abc\" is not a whole number; want 0 to 18446744073709551615; using the default seed 1, so everyone who opens this link gets the same questions.")
 	f.waitAttr("#tab-quiz", "aria-current", "page")
+	f.waitText("#quiz-seed", "seed 1")
+	f.poll("seed in the address", "1", func() string { return f.eval(`new URLSearchParams(location.search).get("seed")`) })
 	f = p.freshLearn(p.base + "/learn?mode=quiz&seed=-1")
-	f.waitText("#learn-notice", "⚠ The seed \"-1\" is negative; want 0 to 18446744073709551615; a new seed was chosen: share the link below to give others the same questions.")
+	f.waitText("#learn-notice", "⚠ The seed \"-1\" is negative; want 0 to 18446744073709551615; using the default seed 1, so everyone who opens this link gets the same questions.")
+	f.waitText("#quiz-seed", "seed 1")
 	// The new seed, in the address, comes from the clock's milliseconds
 	// (it was always 1: the browser's clock has no nanoseconds).
 	seeds := map[string]bool{}

@@ -126,19 +126,58 @@ func NewQuiz(setup sim.Setup, seed uint64) (*Quiz, error) {
 	for _, c := range setup.Clients {
 		tiers[c.Name] = c.Tier
 	}
-	// Pick distinct (request, lane) pairs, then ask them in time order.
-	rng := rand.New(rand.NewPCG(seed, 0x71752a))
+	laneConfig := func(ln int, client string) limiter.Config {
+		spec := setup.Lanes[ln]
+		if c, ok := spec.Tiers[tiers[client]]; ok && tiers[client] != "" {
+			return c
+		}
+		return spec.Config
+	}
+	// Every (request, lane) pair's verdict, each client on its own limiter
+	// in each lane, as the lab decides them.
 	total := len(evs) * len(setup.Lanes)
-	picks := rng.Perm(total)[:min(QuizLength, total)]
+	var allowed, denied []int
+	for ln := range setup.Lanes {
+		per := map[string]limiter.Strategy{}
+		for idx, e := range evs {
+			s := per[e.Client]
+			if s == nil {
+				if s, err = limiter.New(laneConfig(ln, e.Client)); err != nil {
+					return nil, err
+				}
+				per[e.Client] = s
+			}
+			d, err := s.AllowN(e.At, e.N)
+			if err != nil {
+				return nil, err
+			}
+			if d.Allowed {
+				allowed = append(allowed, idx*len(setup.Lanes)+ln)
+			} else {
+				denied = append(denied, idx*len(setup.Lanes)+ln)
+			}
+		}
+	}
+	// Pick distinct (request, lane) pairs, 3 to 7 of them denied (as many
+	// as there are, if fewer), so that answering "allowed" every time does
+	// not score; then ask them in time order.
+	rng := rand.New(rand.NewPCG(seed, 0x71752a))
+	n := min(QuizLength, total)
+	nd := min(len(denied), 3+rng.IntN(5), n)
+	na := min(len(allowed), n-nd)
+	nd = min(len(denied), n-na)
+	var picks []int
+	for _, k := range rng.Perm(len(denied))[:nd] {
+		picks = append(picks, denied[k])
+	}
+	for _, k := range rng.Perm(len(allowed))[:na] {
+		picks = append(picks, allowed[k])
+	}
 	slices.Sort(picks)
 	q := &Quiz{Seed: seed}
 	for _, p := range picks {
 		idx, ln := p/len(setup.Lanes), p%len(setup.Lanes)
-		spec := setup.Lanes[ln]
-		cfg := spec.Config
-		if c, ok := spec.Tiers[tiers[evs[idx].Client]]; ok && tiers[evs[idx].Client] != "" {
-			cfg = c
-		}
+		cfg := laneConfig(ln, evs[idx].Client)
 		in, err := replayTo(cfg, evs, idx)
 		if err != nil {
 			return nil, err

@@ -22,13 +22,13 @@ func TestQuizSameSeed(t *testing.T) {
 	if reflect.DeepEqual(a.Questions, c.Questions) {
 		t.Error("seeds 7 and 8: same questions")
 	}
-	if len(a.Questions) != QuizLength || a.MaxScore != 12 {
-		t.Errorf("%d questions, max score %d; want %d, 12", len(a.Questions), a.MaxScore, QuizLength)
+	if len(a.Questions) != QuizLength || a.MaxScore != 13 {
+		t.Errorf("%d questions, max score %d; want %d, 13", len(a.Questions), a.MaxScore, QuizLength)
 	}
-	want := "Lane 3 (token bucket: 10/s, burst 10): alice asks for 1 at t = 12.207 s. Allowed or denied? " +
+	want := "Lane 3 (token bucket: 10/s, burst 10): alice asks for 1 at t = 9.589 s. Allowed or denied? " +
 		"How many tokens are left after it (to within 0.05)?"
-	if q := a.Questions[4]; q.Prompt != want || q.Answer() != "allowed, 6.5 tokens left" || q.Index != 112 {
-		t.Errorf("question 5: %q → %q (request %d);\nwant %q → allowed, 6.5 tokens left (request 112)", q.Prompt, q.Answer(), q.Index, want)
+	if q := a.Questions[5]; q.Prompt != want || q.Answer() != "allowed, 7.96 tokens left" || q.Index != 87 {
+		t.Errorf("question 6: %q → %q (request %d);\nwant %q → allowed, 7.96 tokens left (request 87)", q.Prompt, q.Answer(), q.Index, want)
 	}
 }
 
@@ -58,22 +58,21 @@ func TestQuizMatchesLab(t *testing.T) {
 // the score, streaks and mistakes exactly.
 func TestQuizScoring(t *testing.T) {
 	q, _ := NewQuiz(sim.DefaultSetup(), 7)
-	// Expected answers: allowed ×6, denied (7), allowed ×3; question 4 has
-	// 9 tokens left, question 5 has 6.5.
+	// Expected answers: denied ×5, allowed ×4, denied; questions 6, 8 and
+	// 9 ask for the tokens left: 7.96, 9 and 8.32.
 	script := []Guess{
-		{Allowed: true},              // 1 right: 1 point
-		{Allowed: false},             // 2 wrong
-		{Allowed: true},              // 3 right
-		{Allowed: true, Tokens: 9},   // 4 right, tokens right: 2 points
-		{Allowed: true, Tokens: 6.4}, // 5 right, tokens 0.1 off (more than 0.05): 1 point, a mistake
-		{Allowed: true},              // 6 right
-		{Allowed: false},             // 7 right
-		{Allowed: true},              // 8 right
-		{Allowed: false},             // 9 wrong
-		{Allowed: true},              // 10 right
+		{Allowed: false},              // 1 right: 1 point
+		{Allowed: true},               // 2 wrong
+		{Allowed: false},              // 3 right
+		{Allowed: false},              // 4 right
+		{Allowed: true},               // 5 wrong
+		{Allowed: true, Tokens: 7.91}, // 6 right, tokens 0.05 off (within TokenTolerance): 2 points
+		{Allowed: true},               // 7 right
+		{Allowed: true, Tokens: 9},    // 8 right, tokens right: 2 points
+		{Allowed: true, Tokens: 8.2},  // 9 right, tokens 0.12 off: 1 point, a mistake
+		{Allowed: false},              // 10 right
 	}
-	wantScore := []int{1, 1, 2, 4, 5, 6, 7, 8, 8, 9}
-	script[3].Tokens = 9.05 // within TokenTolerance of 9: still right
+	wantScore := []int{1, 1, 2, 3, 3, 5, 6, 8, 9, 10}
 	wantStreak := []int{1, 0, 1, 2, 0, 1, 2, 3, 0, 1}
 	for i, g := range script {
 		f, err := q.Answer(g)
@@ -84,8 +83,8 @@ func TestQuizScoring(t *testing.T) {
 			t.Errorf("answer %d: score %d streak %d; want %d, %d", i+1, f.Score, f.Streak, wantScore[i], wantStreak[i])
 		}
 	}
-	if !q.Done() || q.Score != 9 || q.MaxScore != 12 || q.Best != 3 || len(q.Mistakes) != 3 {
-		t.Errorf("done %v, score %d/%d, best %d, %d mistakes; want true, 9/12, 3, 3", q.Done(), q.Score, q.MaxScore, q.Best, len(q.Mistakes))
+	if !q.Done() || q.Score != 10 || q.MaxScore != 13 || q.Best != 3 || len(q.Mistakes) != 3 {
+		t.Errorf("done %v, score %d/%d, best %d, %d mistakes; want true, 10/13, 3, 3", q.Done(), q.Score, q.MaxScore, q.Best, len(q.Mistakes))
 	}
 	for i, n := range []int{2, 5, 9} {
 		if m := q.Mistakes[i]; m.Question.Number != n || m.Question.Explanation.Verdict == "" {
@@ -103,5 +102,37 @@ func TestQuizNoTraffic(t *testing.T) {
 	s.Clients = []sim.Client{{Name: "idle", Pattern: sim.Pattern{Kind: sim.PatternNone}}}
 	if _, err := NewQuiz(s, 1); err == nil {
 		t.Error("no traffic: no error")
+	}
+}
+
+// TestQuizBalanced: a quiz on the default traffic, which admits most
+// requests, asks about 3 to 7 denied requests, so that answering "allowed"
+// every time does not pass; its questions are distinct and in time order.
+func TestQuizBalanced(t *testing.T) {
+	counts := map[int]int{}
+	for seed := range uint64(60) {
+		q, err := NewQuiz(sim.DefaultSetup(), seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		denied := 0
+		for i, qu := range q.Questions {
+			if !qu.Allowed {
+				denied++
+			}
+			if i > 0 {
+				p := q.Questions[i-1]
+				if qu.Index < p.Index || (qu.Index == p.Index && qu.Lane <= p.Lane) {
+					t.Errorf("seed %d: question %d (request %d, lane %d) after request %d, lane %d", seed, i+1, qu.Index, qu.Lane, p.Index, p.Lane)
+				}
+			}
+		}
+		if len(q.Questions) != QuizLength || denied < 3 || denied > 7 {
+			t.Errorf("seed %d: %d questions, %d denied; want %d, 3 to 7", seed, len(q.Questions), denied, QuizLength)
+		}
+		counts[denied]++
+	}
+	if len(counts) < 4 {
+		t.Errorf("denied answers per quiz over 60 seeds: %v; want several different counts", counts)
 	}
 }
