@@ -182,7 +182,6 @@ func (v *labLanes) onStripClick(i int) app.EventHandler {
 		r := ctx.JSSrc().Call("getBoundingClientRect")
 		w := r.Get("width").Float()
 		if w <= 0 {
-			ctx.PreventUpdate()
 			return
 		}
 		scale := laneW / w // SVG units per pixel (the viewBox keeps its aspect ratio)
@@ -190,13 +189,11 @@ func (v *labLanes) onStripClick(i int) app.EventHandler {
 		y := (e.Get("clientY").Float() - r.Get("top").Float()) * scale
 		l, ln, hist, ok := m.stripLane(i)
 		if !ok || y > rateTop {
-			ctx.PreventUpdate()
 			return
 		}
 		a := axisOf(l)
 		best := nearestDecision(hist, a, x, y, stripTolerance*scale)
 		if best < 0 {
-			ctx.PreventUpdate()
 			return
 		}
 		m.sel = labSel{lane: i, g: histBase(ln, hist) + int64(best)}
@@ -235,7 +232,6 @@ func (v *labLanes) onStripFocus(i int) app.EventHandler {
 		m := v.M
 		_, ln, hist, ok := m.stripLane(i)
 		if _, sel := m.selIndex(i, ln, hist); !ok || sel || len(hist) == 0 {
-			ctx.PreventUpdate()
 			return
 		}
 		m.sel = labSel{lane: i, g: histBase(ln, hist) + int64(len(hist)-1)}
@@ -251,7 +247,6 @@ func (v *labLanes) onStripKey(i int) app.EventHandler {
 		key := e.Get("key").String()
 		l, ln, hist, ok := m.stripLane(i)
 		if !ok || len(hist) == 0 {
-			ctx.PreventUpdate()
 			return
 		}
 		base := histBase(ln, hist)
@@ -280,13 +275,10 @@ func (v *labLanes) onStripKey(i int) app.EventHandler {
 			v.focusInspector(ctx)
 		case "Escape":
 			if m.insp == nil {
-				ctx.PreventUpdate()
 				return
 			}
 			m.insp = nil
 			m.changed()
-		default:
-			ctx.PreventUpdate()
 		}
 	}
 }
@@ -349,7 +341,11 @@ func (v *labLanes) selLine(id string, i int, ln *sim.Lane) app.UI {
 func (v *labLanes) inspectorUI() app.UI {
 	m := v.M
 	in := m.insp
-	note := app.Elem("p").ID("lab-insp-note").Class("hint").Text("The clock is paused while you inspect, so these numbers stay put (Resume continues the run). Close with ✕ or Escape.")
+	say := "The clock is paused while you inspect, so these numbers stay put (Resume continues the run). Close with ✕ or Escape."
+	if !m.lab.Clock().Paused() && m.scrub == nil {
+		say = "The clock runs again: the lanes move on, and these numbers stay those of the decision explained. Close with ✕ or Escape."
+	}
+	note := app.Elem("p").ID("lab-insp-note").Class("hint").Text(say)
 	if in.err != "" {
 		return app.Elem("section").ID("lab-inspector").Class("card").Attr("aria-label", "Decision inspector").Body(
 			app.Elem("p").ID("inspector").Class("param-error").Role("alert").Text("⚠ "+in.err),

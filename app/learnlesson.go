@@ -22,6 +22,7 @@ type lessonView struct {
 	run    *lessonRun
 	loop   frames
 	sel    struct{ lane, k int } // selected mark, k < 0 for none
+	stop   map[int]int           // each lane's one mark in the Tab order (roving tab stop); 0 when unset
 	selExp explain.Explanation
 	selErr string
 }
@@ -31,6 +32,7 @@ func (v *lessonView) ensure() *lessonRun {
 		l, _ := explain.LessonByID(v.ID)
 		v.run = newLessonRun(l)
 		v.sel.k = -1
+		v.stop = nil
 		v.selErr = ""
 	}
 	return v.run
@@ -132,7 +134,7 @@ func (v *lessonView) lanes() app.UI {
 		app.Elem("div").Class("legend").Body(
 			app.Elem("span").Class("key ok").Text("✓ allowed (circle)"),
 			app.Elem("span").Class("key no").Text("✕ denied (square)"),
-			app.Elem("span").Class("hint").Text("Click a mark, or Tab to it and press Enter, to see why."),
+			app.Elem("span").Class("hint").Text("Click a mark, or Tab to a lane's marks, move with ← →, Home, End, and press Enter, to see why."),
 		),
 		app.Range(lanes).Slice(func(i int) app.UI {
 			return v.laneStrip(i, lanes[i])
@@ -154,6 +156,10 @@ func (v *lessonView) laneStrip(i int, ln *sim.Lane) app.UI {
 			title += " · as a meter (nginx nodelay)"
 		}
 	}
+	stop := v.stop[i]
+	if stop >= len(hist) {
+		stop = 0 // a run that replaced the marks
+	}
 	marks := make([]app.UI, 0, len(hist)+8)
 	sec := time.Duration(-1)
 	for k, rec := range hist {
@@ -168,8 +174,12 @@ func (v *lessonView) laneStrip(i int, ln *sim.Lane) app.UI {
 		if v.sel.lane == i && v.sel.k == k {
 			cls += " sel"
 		}
+		tab := -1 // one Tab stop per lane; the arrows move within it
+		if k == stop {
+			tab = 0
+		}
 		marks = append(marks, app.Elem("span").ID("mark-"+strconv.Itoa(i)+"-"+strconv.Itoa(k)).Class(cls).
-			Role("button").TabIndex(0).Attr("aria-label", markLabel(k, rec)).Title(markLabel(k, rec)).
+			Role("button").TabIndex(tab).Attr("aria-label", markLabel(k, rec)).Title(markLabel(k, rec)).
 			DataSet("lane", i).DataSet("k", k).Text(sym))
 	}
 	wc := ln.Worst()
@@ -213,12 +223,17 @@ func markAt(e app.Event) (lane, k int, ok bool) {
 func (v *lessonView) onMark(ctx app.Context, e app.Event) {
 	lane, k, ok := markAt(e)
 	if !ok {
-		ctx.PreventUpdate()
 		return
 	}
 	v.selectMark(ctx, lane, k)
 }
 
+// onMarkKey handles the keys on a mark. Keys it ignores still re-render
+// the lessons (cheap, at a person's pace): go-app v9.8.0 keeps a
+// ctx.PreventUpdate() made in an event handler until the component's next
+// Update-mode dispatch, so the next event that should redraw (Enter on a
+// mark after a Shift, or after ← on the first mark) was not drawn. The
+// lab's strip handlers do the same.
 func (v *lessonView) onMarkKey(ctx app.Context, e app.Event) {
 	key := e.Get("key").String()
 	lane, k, ok := markAt(e)
@@ -226,15 +241,63 @@ func (v *lessonView) onMarkKey(ctx app.Context, e app.Event) {
 	case ok && (key == "Enter" || key == " "):
 		e.PreventDefault()
 		v.selectMark(ctx, lane, k)
+	case ok && (key == "ArrowLeft" || key == "ArrowRight" || key == "Home" || key == "End"):
+		e.PreventDefault()
+		to, found := markKeyTarget(e.Get("target"), key)
+		if !found {
+			return
+		}
+		if v.stop == nil {
+			v.stop = map[int]int{}
+		}
+		v.stop[lane] = to
+		id := "mark-" + strconv.Itoa(lane) + "-" + strconv.Itoa(to)
+		ctx.Defer(func(app.Context) {
+			if el := app.Window().GetElementByID(id); el.Truthy() {
+				el.Call("focus")
+			}
+		})
 	case key == "Escape" && v.sel.k >= 0:
 		v.closeInspector(ctx)
-	default:
-		ctx.PreventUpdate()
 	}
+}
+
+// markKeyTarget finds the mark that key moves to from the mark t, within
+// t's lane: the previous or next one (the second labels between them are
+// skipped), or the first or last.
+func markKeyTarget(t app.Value, key string) (int, bool) {
+	var n app.Value
+	switch key {
+	case "ArrowLeft", "ArrowRight":
+		dir := "previousElementSibling"
+		if key == "ArrowRight" {
+			dir = "nextElementSibling"
+		}
+		for n = t.Get(dir); n.Truthy() && !n.Get("dataset").Get("k").Truthy(); n = n.Get(dir) {
+		}
+	default:
+		all := t.Get("parentElement").Call("querySelectorAll", "[data-k]")
+		if all.Length() == 0 {
+			return 0, false
+		}
+		n = all.Index(0)
+		if key == "End" {
+			n = all.Index(all.Length() - 1)
+		}
+	}
+	if !n.Truthy() {
+		return 0, false
+	}
+	k, err := strconv.Atoi(n.Get("dataset").Get("k").String())
+	return k, err == nil
 }
 
 func (v *lessonView) selectMark(ctx app.Context, lane, k int) {
 	v.sel.lane, v.sel.k = lane, k
+	if v.stop == nil {
+		v.stop = map[int]int{}
+	}
+	v.stop[lane] = k
 	exp, _, err := v.run.explainMark(lane, k)
 	v.selExp, v.selErr = exp, errText(err)
 	ctx.Defer(func(app.Context) {

@@ -96,6 +96,12 @@ func testLabColumnFollows(p *page) {
 	f.waitCount(".lane[id^=lane-]", 5)
 	f.waitText("#lane-count", "5 of 6 lanes")
 	f.waitAttr("#add-lane", "disabled", "null")
+	// The focus stays among the lane buttons: on the ✕ of the lane now
+	// last, and after ↑ on the lane moved (its ↑ disabled at the top).
+	active := func() string { return f.eval(`document.activeElement.id`) }
+	f.poll("focus after ✕ on the last lane", "lane-4-remove", active)
+	f.click("#lane-1-up")
+	f.poll("focus after ↑ to the top", "lane-0-down", active)
 	if got := f.eval(`getComputedStyle(document.querySelector("#totals tr.top")).display`); got != "table-row" {
 		f.t.Errorf("the totals' \"throttles most\" row is display %q, want table-row", got)
 	}
@@ -264,6 +270,18 @@ func testLabScrubber(p *page) {
 	p.waitText("#lane-1-denied", "10")
 	p.waitText("#lane-0-worst", "fixed window: 20 in 1 s at 0.99–1.99 s")
 	p.screenshot("lab-2-scrubbed.png")
+	// The keyboard: arrows move 100 ms, Page Down 1 s, never below 0.
+	p.do(chromedp.Focus(chromedp.ID("scrub")))
+	p.do(chromedp.KeyEvent(kb.ArrowRight))
+	p.do(chromedp.KeyEvent(kb.ArrowRight))
+	p.waitText("#lab-clock", "t = 1.700 s")
+	p.do(chromedp.KeyEvent(kb.PageDown))
+	p.waitText("#lab-clock", "t = 0.700 s")
+	for range 8 {
+		p.do(chromedp.KeyEvent(kb.ArrowLeft))
+	}
+	p.waitText("#lab-clock", "t = 0.000 s")
+	p.waitValue("#scrub", "0")
 	p.click("#scrub-live")
 	p.waitText("#lab-clock", "t = 10.000 s")
 	p.waitText("#lane-0-allowed", "100")
@@ -674,6 +692,8 @@ func testLabInspector(p *page) {
 	f.do(chromedp.KeyEvent(kb.ArrowRight))
 	f.do(chromedp.KeyEvent(kb.ArrowRight)) // stays on the newest
 	f.waitText("#lane-0-selected", "Selected: request 3 (me) at 0.00 s: denied — Enter explains it")
+	// A key the strip ignores leaves the next one working.
+	f.do(chromedp.KeyEvent("x"))
 	f.do(chromedp.KeyEvent("\r"))
 	check(2, "Why: lane 1, request 3 (me) at 0.00 s: denied")
 	f.waitText("#insp-verdict", "✕ denied: retry after 200 ms (HTTP 429, Retry-After: 1)")
@@ -693,6 +713,13 @@ func testLabInspector(p *page) {
 	f.do(chromedp.MouseClickXY(x, y))
 	check(0, "Why: lane 1, request 1 (me) at 0.00 s: allowed")
 	f.waitText("#lane-0-selected", "Selected: request 1 (me) at 0.00 s: allowed — Enter explains it")
+	// Resume with the panel open: its note no longer says the clock is paused.
+	f.click("#lab-pause")
+	f.waitText("#lab-clock-state", "running")
+	f.waitText("#lab-insp-note", "The clock runs again: the lanes move on, and these numbers stay those of the decision explained. Close with ✕ or Escape.")
+	f.click("#lab-pause")
+	f.waitText("#lab-clock-state", "paused")
+	f.waitText("#lab-insp-note", "The clock is paused while you inspect, so these numbers stay put (Resume continues the run). Close with ✕ or Escape.")
 	f.click("#insp-close")
 	f.waitGone("#inspector")
 	f.waitGone("#lab-inspector")

@@ -318,7 +318,8 @@ func testLessons(p *page) {
 			p.waitText("#lstrip-0-denied", "✕ 66 denied")
 			p.waitText("#lstrip-1-allowed", "✓ 26 allowed")
 			p.waitText("#lstrip-1-denied", "✕ 75 denied")
-			p.waitCount("#lstrip-0 .mark[role=button][tabindex='0']", 101)
+			p.waitCount("#lstrip-0 .mark[role=button]", 101)
+			p.waitCount("#lstrip-0 .mark[tabindex='0']", 1) // one Tab stop per lane
 			p.screenshot("learn-2-lesson-burst.png")
 		case "monotonic-clock":
 			p.waitCount("#lesson-table tbody tr", 48)
@@ -355,10 +356,33 @@ func testInspector(p *page) {
 	p.waitLessonChecked()
 	p.waitAttrOf("#mark-0-14", "aria-label", "request 15 at 0.70 s: denied")
 	p.waitAttrOf("#mark-0-14", "role", "button")
+	// One Tab stop per lane (the first mark), the arrows move within it.
+	stops := func() string {
+		return p.eval(`Array.from(document.querySelectorAll("#lesson-lanes [tabindex='0']")).map(e => e.id).join(" ")`)
+	}
+	if got := stops(); got != "mark-0-0 mark-1-0" {
+		p.t.Errorf("Tab stops among the marks: %q, want the first of each lane", got)
+	}
+	focused := func(want string) {
+		p.t.Helper()
+		p.poll("focused mark", want, func() string { return p.eval(`document.activeElement.id`) })
+	}
+	p.do(chromedp.Focus(chromedp.CSS("#mark-0-0")))
+	p.do(chromedp.KeyEvent(kb.ArrowRight))
+	focused("mark-0-1")
+	p.do(chromedp.KeyEvent(kb.ArrowLeft))
+	p.do(chromedp.KeyEvent(kb.ArrowLeft)) // stays on the first
+	focused("mark-0-0")
+	p.do(chromedp.KeyEvent(kb.End))
+	last := p.eval(`(() => { const m = document.querySelectorAll("#lstrip-0 [data-k]"); return m[m.length - 1].id; })()`)
+	focused(last)
+	p.do(chromedp.KeyEvent(kb.Home))
+	focused("mark-0-0")
 	p.do(chromedp.Focus(chromedp.CSS("#mark-0-14")))
 	p.do(chromedp.KeyEvent("\r"))
 	p.waitText("#insp-what", "token bucket: 5/s, burst 10 — request of 1 at 700 ms")
 	p.waitText("#insp-title", "Why: lane 1, request 15 at 0.70 s: denied")
+	p.poll("Tab stops after Enter", "mark-0-14 mark-1-0", stops) // the selected mark is lane 1's stop
 	p.poll("#insp-steps", strings.Join(inspectorWant, "\n"), func() string {
 		return p.eval(`Array.from(document.querySelectorAll("#insp-steps li")).map(li => li.textContent).join("\n")`)
 	})
