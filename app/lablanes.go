@@ -183,6 +183,32 @@ func (v *labLanes) Render() app.UI {
 	)
 }
 
+// scrubKeySteps are the timeline's keyboard steps in ms: the range's own
+// step is 1 ms, fine for a pointer but 1 ms per key press for the keyboard.
+// Arrows move 100 ms (the "+100 ms" button's step), Page Up and Page Down
+// 1 s; Home and End keep the browser's (the start, now).
+var scrubKeySteps = map[string]int{"ArrowLeft": -100, "ArrowDown": -100, "ArrowRight": 100, "ArrowUp": 100, "PageDown": -1000, "PageUp": 1000}
+
+// scrubKey moves the timeline by scrubKeySteps, within its range.
+func scrubKey(m *labModel) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		d, ok := scrubKeySteps[e.Get("key").String()]
+		if !ok {
+			return
+		}
+		e.PreventDefault()
+		el := ctx.JSSrc()
+		v, err1 := strconv.Atoi(el.Get("value").String())
+		hi, err2 := strconv.Atoi(el.Get("max").String())
+		if err1 != nil || err2 != nil {
+			return
+		}
+		v = min(max(v+d, 0), hi)
+		el.Set("value", strconv.Itoa(v))
+		m.scrubTo(sim.Instant(v) * time.Millisecond)
+	}
+}
+
 // timebar: the clock, pause, steps, speed, reset and the scrubber.
 func (v *labLanes) timebar(l *sim.Lab) app.UI {
 	m := v.M
@@ -262,7 +288,8 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 					if err == nil {
 						m.scrubTo(sim.Instant(x) * time.Millisecond)
 					}
-				}),
+				}).
+				OnKeyDown(scrubKey(m)),
 			app.If(m.scrub != nil,
 				app.Elem("span").ID("scrub-label").Class("hint").Text("showing t = "+FormatClock(l.Now())+" of "+FormatClock(m.lab.Now())+" (replayed; Resume continues from here)"),
 				app.Elem("button").ID("scrub-live").Class("btn link").Text("back to live").OnClick(func(ctx app.Context, e app.Event) { m.live() }),
@@ -680,6 +707,39 @@ func appendF(b []byte, x float64) []byte {
 	return strconv.AppendFloat(b, math.Round(x*10)/10, 'f', -1, 64)
 }
 
+// focusAfterLaneAction keeps the keyboard's place after a lane button: ↑
+// and ↓ follow the lane they moved, ✕ goes to the next lane's ✕ (or the
+// one before, or "+ Add a lane…" when none is left), so that the focus
+// never falls back to the page's start. n is the number of lanes after
+// the action. It focuses at once: the lane editors are drawn by index, so
+// the button focused now is the one the new lane at that index gets, and
+// only the last editor's buttons leave the page.
+func focusAfterLaneAction(i, n int, act string) {
+	lane := func(j int, b string) string { return "lane-" + strconv.Itoa(j) + "-" + b }
+	var ids []string
+	switch act {
+	case "up":
+		ids = []string{lane(i-1, "up"), lane(i-1, "down")}
+	case "down":
+		ids = []string{lane(i+1, "down"), lane(i+1, "up")}
+	case "remove":
+		switch {
+		case i < n:
+			ids = []string{lane(i, "remove")}
+		case n > 0:
+			ids = []string{lane(n-1, "remove")}
+		default:
+			ids = []string{"add-lane"}
+		}
+	}
+	for _, id := range ids {
+		if el := app.Window().GetElementByID(id); el.Truthy() && !el.Get("disabled").Bool() {
+			el.Call("focus")
+			return
+		}
+	}
+}
+
 // laneEditor is one lane's strategy and parameters, with the buttons that
 // move, duplicate and remove it. It redraws only when its spec or messages
 // change.
@@ -718,7 +778,10 @@ func (e *laneEditor) Render() app.UI {
 	}
 	btn := func(act, label, title string, disabled bool) app.UI {
 		return boolAttr(app.Elem("button").ID(id+"-"+act).Class("btn icon").Title(title).Attr("aria-label", title), "disabled", disabled).Text(label).
-			OnClick(func(ctx app.Context, ev app.Event) { m.laneAction(i, act) }, id, act)
+			OnClick(func(ctx app.Context, ev app.Event) {
+				m.laneAction(i, act)
+				focusAfterLaneAction(i, len(m.lab.Lanes()), act)
+			}, id, act)
 	}
 	ps := laneParams(i, c.Kind)
 	preset, isPreset := presetOf(c)
