@@ -139,10 +139,12 @@ var shortcuts = [][2]string{
 	{"?", "open or close this help"},
 	{"Esc", "close this help, or the inspector"},
 	{"Space", "send one request (playground and comparison lab), unless a button you reached with Tab has the focus"},
-	{"Tab / Shift+Tab", "move between controls and request marks"},
+	{"Tab / Shift+Tab", "move between controls; a lesson lane's marks, or a lab lane's chart, is one stop"},
 	{"Enter", "on a focused request mark (✓ / ✕): open the inspector that explains it"},
 	{"Enter / Space", "press the button you reached with Tab"},
-	{"← →", "change the focused slider; in the quiz, pick allowed or denied"},
+	{"← →", "change the focused slider; move between request marks (lessons, lab charts); move the lab's timeline by 100 ms; in the quiz, pick allowed or denied"},
+	{"Home / End", "first or last request mark of a lesson lane"},
+	{"Page Up / Page Down", "move the lab's timeline by 1 s"},
 }
 
 func (t *siteTools) overlay() app.UI {
