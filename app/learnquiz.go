@@ -136,7 +136,7 @@ func (v *quizView) ask() app.UI {
 				// Not bound to a field of the view: writing the text back while
 				// it is typed would replace "-" or "1e" (not yet numbers) with
 				// nothing. Reveal reads it; a new question clears it.
-				app.ElemSelfClosing("input").Attr("type", "number").ID("quiz-tokens").Class("num").Attr("min", 0).Attr("step", 0.01).
+				app.ElemSelfClosing("input").Attr("type", "number").ID("quiz-tokens").Class("num").Attr("min", 0).Attr("max", qu.Config.Burst).Attr("step", 0.01).
 					OnKeyDown(func(ctx app.Context, e app.Event) {
 						if e.Get("key").String() == "Enter" { // as in a form: Enter reveals
 							e.PreventDefault()
@@ -215,16 +215,21 @@ func (v *quizView) onReveal(ctx app.Context, e app.Event) {
 		if el := app.Window().GetElementByID("quiz-tokens"); el.Truthy() {
 			text = strings.TrimSpace(fieldText(el))
 		}
+		// A token bucket holds 0 to burst tokens.
+		want := "want 0 to " + strconv.Itoa(qu.Config.Burst) + ", to 2 decimals"
 		x, err := strconv.ParseFloat(text, 64)
 		switch {
 		case text == unreadable:
-			v.formErr = "tokens left is not a number the browser can read; want 0 or more, to 2 decimals"
+			v.formErr = "tokens left is not a number the browser can read; " + want
 			return
 		case text == "":
-			v.formErr = "tokens left is empty; want 0 or more, to 2 decimals"
+			v.formErr = "tokens left is empty; " + want
 			return
-		case err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0:
-			v.formErr = "tokens left " + strconv.Quote(text) + " is not a number of 0 or more; want 0 or more, to 2 decimals"
+		case err != nil || math.IsNaN(x) || math.IsInf(x, 0):
+			v.formErr = "tokens left " + strconv.Quote(text) + " is not a number; " + want
+			return
+		case x < 0 || x > float64(qu.Config.Burst):
+			v.formErr = "tokens left " + strconv.Quote(text) + " is out of range: the bucket holds 0 to " + strconv.Itoa(qu.Config.Burst) + " tokens; " + want
 			return
 		}
 		g.Tokens = x
