@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"net/url"
 	"sort"
 	"strconv"
@@ -388,7 +389,8 @@ func decodeClient(v string) (Client, error) {
 	return c, nil
 }
 
-// ParseSeed reads a seed: a whole number from 0 to 2^64 − 1, in decimal.
+// ParseSeed reads a seed: a whole number from 0 to 2^64 − 1, in decimal
+// (also with an exponent or a zero fraction: "1e9", "12.0").
 // Its error quotes the text and gives that range: the number is negative,
 // too large, or not a whole number.
 func ParseSeed(text string) (uint64, error) {
@@ -397,13 +399,37 @@ func ParseSeed(text string) (uint64, error) {
 		return v, nil
 	}
 	problem := "is not a whole number"
-	if _, ierr := strconv.ParseInt(text, 10, 64); ierr == nil || errors.Is(ierr, strconv.ErrRange) {
+	if r, ok := decimalRat(text); ok {
+		// Decimal notation with a fraction or an exponent ("1e9", "12.0"),
+		// read exactly.
+		switch {
+		case r.Sign() < 0:
+			problem = "is negative"
+		case !r.IsInt():
+		case !r.Num().IsUint64():
+			problem = "is too large"
+		default:
+			return r.Num().Uint64(), nil
+		}
+	} else if _, ierr := strconv.ParseInt(text, 10, 64); ierr == nil || errors.Is(ierr, strconv.ErrRange) {
 		problem = "is too large"
 		if strings.HasPrefix(text, "-") {
 			problem = "is negative"
 		}
 	}
 	return 0, fmt.Errorf("%q %s; want %s", text, problem, SeedRange)
+}
+
+// decimalRat reads a number in decimal notation, with an optional fraction
+// and an exponent of at most two digits (so that "1e999999999" costs
+// nothing), exactly.
+func decimalRat(text string) (*big.Rat, bool) {
+	mant, exp, hasExp := strings.Cut(strings.ToLower(text), "e")
+	exp = strings.TrimLeft(exp, "+-")
+	if mant == "" || strings.Trim(mant, "0123456789.+-") != "" || (hasExp && (exp == "" || len(exp) > 2 || strings.Trim(exp, "0123456789") != "")) {
+		return nil, false
+	}
+	return new(big.Rat).SetString(text)
 }
 
 // SeedRange is the seeds ParseSeed accepts (0 to 2^64 − 1), as its

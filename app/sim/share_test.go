@@ -113,6 +113,16 @@ func TestParseSeed(t *testing.T) {
 		{"1.5", 0, `"1.5" is not a whole number; want 0 to 18446744073709551615`},
 		{"12x", 0, `"12x" is not a whole number; want 0 to 18446744073709551615`},
 		{"", 0, `"" is not a whole number; want 0 to 18446744073709551615`},
+		{"1e9", 1000000000, ""},
+		{"12.0", 12, ""},
+		{"1.8446744073709551615e19", math.MaxUint64, ""},
+		{"1e20", 0, `"1e20" is too large; want 0 to 18446744073709551615`},
+		{"-1e3", 0, `"-1e3" is negative; want 0 to 18446744073709551615`},
+		{"1.5e0", 0, `"1.5e0" is not a whole number; want 0 to 18446744073709551615`},
+		{"1e999999999", 0, `"1e999999999" is not a whole number; want 0 to 18446744073709551615`},
+		{"1e-999", 0, `"1e-999" is not a whole number; want 0 to 18446744073709551615`},
+		{"4/2", 0, `"4/2" is not a whole number; want 0 to 18446744073709551615`},
+		{"0x10", 0, `"0x10" is not a whole number; want 0 to 18446744073709551615`},
 	} {
 		got, err := ParseSeed(c.text)
 		msg := ""
