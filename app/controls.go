@@ -200,10 +200,11 @@ func (c *controls) param(label string, p Param, v float64, apply func(float64) e
 	)
 }
 
-// followMessage gives a number field whose message is shown (in errs) an
-// input handler that keeps the message in step with the text: the browser
-// sends no change event between two texts it cannot read (empty, then
-// 1e309), which would leave a stale message. Only then: on every field it
+// followMessage marks a number field whose message is shown (in errs) as
+// invalid, described by that message, and gives it an input handler that
+// keeps the message in step with the text: the browser sends no change
+// event between two texts it cannot read (empty, then 1e309), which would
+// leave a stale message. Only then: on every field it
 // would redraw at each keystroke, and a redraw that lands between a typed
 // value and its change event runs the sliders' deferred sync, which writes
 // the old value back over the typed one.
@@ -211,7 +212,8 @@ func followMessage(in app.HTMLElemSelfClosing, errs map[string]string, p Param, 
 	if _, shown := errs[p.ID]; !shown {
 		return in
 	}
-	return in.OnInput(func(ctx app.Context, e app.Event) {
+	// Screen readers announce the field as invalid, with its message.
+	return in.Attr("aria-invalid", "true").Attr("aria-describedby", p.ID+"-error").OnInput(func(ctx app.Context, e app.Event) {
 		if _, err := p.Parse(fieldText(ctx.JSSrc())); err != nil {
 			set(err)
 		}

@@ -157,6 +157,8 @@ func testBadInput(p *page) {
 	p.eval(`(() => { const el = document.getElementById("capacity-num"); el.focus(); el.select(); return el.value; })()`)
 	p.do(chromedp.SendKeys(chromedp.CSS("#capacity-num"), "1e309\r"))
 	p.waitText("#capacity-error", "⚠ burst is not a number the browser can read (too large, or not a number); want 1 to 100 tokens")
+	p.waitAttr("#capacity-num", "aria-invalid", "true") // for screen readers, with its message
+	p.waitAttr("#capacity-num", "aria-describedby", "capacity-error")
 	p.waitText("#capacity-value", "3 tokens")
 	p.waitText("#rate-value", "0.5 tokens/s")
 	p.waitText("#level-of", " of 3 tokens") // the limiter's own burst
@@ -170,6 +172,8 @@ func testBadInput(p *page) {
 	p.waitText("#capacity-error", "⚠ burst is not a number the browser can read (too large, or not a number); want 1 to 100 tokens")
 	p.setNumber("capacity-num", "3")
 	p.waitGone("#capacity-error")
+	p.waitAttr("#capacity-num", "aria-invalid", "null")
+	p.waitAttr("#capacity-num", "aria-describedby", "null")
 	p.setNumber("rate-num", "0.5")
 	p.waitGone("#rate-error")
 	// Text typed but not applied does not follow a strategy switch into the
