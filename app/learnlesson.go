@@ -247,10 +247,7 @@ func (v *lessonView) onMarkKey(ctx app.Context, e app.Event) {
 		if !found {
 			return
 		}
-		if v.stop == nil {
-			v.stop = map[int]int{}
-		}
-		v.stop[lane] = to
+		v.setStop(lane, to)
 		id := "mark-" + strconv.Itoa(lane) + "-" + strconv.Itoa(to)
 		ctx.Defer(func(app.Context) {
 			if el := app.Window().GetElementByID(id); el.Truthy() {
@@ -292,12 +289,17 @@ func markKeyTarget(t app.Value, key string) (int, bool) {
 	return k, err == nil
 }
 
-func (v *lessonView) selectMark(ctx app.Context, lane, k int) {
-	v.sel.lane, v.sel.k = lane, k
+// setStop makes mark k lane's Tab stop.
+func (v *lessonView) setStop(lane, k int) {
 	if v.stop == nil {
 		v.stop = map[int]int{}
 	}
 	v.stop[lane] = k
+}
+
+func (v *lessonView) selectMark(ctx app.Context, lane, k int) {
+	v.sel.lane, v.sel.k = lane, k
+	v.setStop(lane, k)
 	exp, _, err := v.run.explainMark(lane, k)
 	v.selExp, v.selErr = exp, errText(err)
 	ctx.Defer(func(app.Context) {
