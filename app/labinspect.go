@@ -22,6 +22,7 @@ type labSel struct {
 // labInsp is the open inspector of the lab: the explanation worked out
 // when it was opened (the clock is paused then, so it stays true).
 type labInsp struct {
+	lane         int // the lane it explains, which it is drawn under
 	key, heading string
 	exp          explain.Explanation
 	err          string
@@ -148,6 +149,7 @@ func (m *labModel) openInspector() {
 	rec := hist[k]
 	exp, err := explainLabDecision(l, i, hist, k)
 	m.insp = &labInsp{
+		lane:    i,
 		key:     strconv.Itoa(i) + "/" + strconv.FormatInt(m.sel.g, 10),
 		heading: "Why: lane " + strconv.Itoa(i+1) + ", " + labDecisionLabel(m.sel.g, rec),
 		exp:     exp,
@@ -289,7 +291,7 @@ func (v *labLanes) onStripKey(i int) app.EventHandler {
 // only the panel's heading into view, at the bottom edge). The focus stays
 // on the chart, whose arrow keys move the selection.
 func (v *labLanes) focusInspector(ctx app.Context) {
-	lane := "lane-" + strconv.Itoa(v.M.sel.lane)
+	lane := "lane-" + strconv.Itoa(v.M.insp.lane)
 	ctx.Defer(func(app.Context) {
 		w := app.Window()
 		panel, row := w.GetElementByID("lab-inspector"), w.GetElementByID(lane)
@@ -358,15 +360,19 @@ func (v *labLanes) inspectorUI() app.UI {
 	)
 }
 
-// closeInspector closes the panel and puts the focus back on the strip.
+// closeInspector closes the panel and puts the focus back on the chart of
+// the lane it explained. At once: ctx may be the panel's own, which is gone
+// (with its deferred calls) by the next frame, and the chart stays (each
+// lane and its panel have their own slot, see labLanes.Render).
 func (v *labLanes) closeInspector(ctx app.Context) {
 	m := v.M
-	lane := m.sel.lane
+	if m.insp == nil {
+		return
+	}
+	lane := m.insp.lane
 	m.insp = nil
 	m.changed()
-	ctx.Defer(func(app.Context) {
-		if el := app.Window().GetElementByID("lane-" + strconv.Itoa(lane) + "-svg"); el.Truthy() {
-			el.Call("focus")
-		}
-	})
+	if el := app.Window().GetElementByID("lane-" + strconv.Itoa(lane) + "-svg"); el.Truthy() {
+		el.Call("focus")
+	}
 }

@@ -162,11 +162,14 @@ func (v *labLanes) Render() app.UI {
 	laneUIs := make([]app.UI, 0, len(lanes)+1)
 	s := m.lab.Setup()
 	for i, ln := range lanes {
-		laneUIs = append(laneUIs, v.lane(i, ln, l, a, rmax, s, len(lanes)))
-		if m.insp != nil && m.sel.lane == i {
-			// Right under the lane it explains, so both stay in view.
-			laneUIs = append(laneUIs, v.inspectorUI())
+		// Each lane has a slot of its own, the inspector right under the
+		// lane it explains (so both stay in view): opening or closing it
+		// moves no other lane, whose chart (and focus) would be rebuilt.
+		var insp app.UI = app.Text("")
+		if m.insp != nil && m.insp.lane == i {
+			insp = v.inspectorUI()
 		}
+		laneUIs = append(laneUIs, app.Elem("div").Class("lane-slot").Body(v.lane(i, ln, l, a, rmax, s, len(lanes)), insp))
 	}
 	return app.Elem("div").Class("lab-main").Body(
 		v.timebar(l),

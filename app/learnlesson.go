@@ -309,14 +309,15 @@ func (v *lessonView) selectMark(ctx app.Context, lane, k int) {
 	})
 }
 
+// closeInspector closes the panel and puts the focus back on its mark. At
+// once: ctx may be the panel's own, which is gone (with its deferred calls)
+// by the next frame, and the mark stays.
 func (v *lessonView) closeInspector(ctx app.Context) {
 	id := "mark-" + strconv.Itoa(v.sel.lane) + "-" + strconv.Itoa(v.sel.k)
 	v.sel.k = -1
-	ctx.Defer(func(app.Context) {
-		if el := app.Window().GetElementByID(id); el.Truthy() {
-			el.Call("focus")
-		}
-	})
+	if el := app.Window().GetElementByID(id); el.Truthy() {
+		el.Call("focus")
+	}
 }
 
 func (v *lessonView) inspectorUI() app.UI {

@@ -787,6 +787,24 @@ func testLabInspectorEveryKind(p *page) {
 		f.click("#insp-close")
 		f.waitGone("#inspector")
 	}
+	// The panel stays under the lane it explains while the keyboard moves on
+	// to another lane's chart (it moved under that lane, and the chart,
+	// rebuilt, lost the focus), and its ✕ gives the focus back to its lane.
+	slot := func() string {
+		return f.eval(`(() => { const p = document.getElementById("lab-inspector"); return p ? p.previousElementSibling.id : "none"; })()`)
+	}
+	active := func() string { return f.eval(`document.activeElement.id`) }
+	f.do(chromedp.Focus(chromedp.ID("lane-2-svg")))
+	f.do(chromedp.KeyEvent("\r"))
+	f.poll("inspector's lane", "lane-2", slot)
+	f.do(chromedp.Focus(chromedp.ID("lane-4-svg")))
+	f.waitText("#lane-4-selected", "Selected: request 4 (me) at 0.30 s: denied — Enter explains it") // sliding window log, 2 per 1 s
+	f.poll("focus on lane 5's chart", "lane-4-svg", active)
+	f.poll("inspector's lane after the focus moved", "lane-2", slot)
+	f.do(chromedp.Focus(chromedp.ID("insp-close")))
+	f.do(chromedp.KeyEvent("\r"))
+	f.waitGone("#lab-inspector")
+	f.poll("focus after ✕", "lane-2-svg", active)
 }
 
 // fresh loads link as a new document (from a blank page, so nothing of the

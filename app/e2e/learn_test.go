@@ -392,6 +392,14 @@ func testInspector(p *page) {
 		return p.eval(`Array.from(document.querySelectorAll("#insp-steps li")).map(li => li.textContent).join("\n")`)
 	})
 	p.waitText("#insp-verdict", "✕ denied: retry after 100 ms (HTTP 429, Retry-After: 1)")
+	// The panel's ✕, by keyboard, gives the focus back to the mark, where
+	// Enter opens it again.
+	p.do(chromedp.Focus(chromedp.ID("insp-close")))
+	p.do(chromedp.KeyEvent("\r"))
+	p.waitGone("#inspector")
+	focused("mark-0-14")
+	p.do(chromedp.KeyEvent("\r"))
+	p.waitText("#insp-verdict", "✕ denied: retry after 100 ms (HTTP 429, Retry-After: 1)")
 	// The same, computed natively: the page shows explain's own steps.
 	l, _ := explain.LessonByID("burst-vs-rate")
 	lab, err := sim.New(*l.Setup, nil, sim.Options{History: 4096})
