@@ -98,6 +98,12 @@ func (c *labControls) onAddLane(ctx app.Context, e app.Event) {
 	ctx.JSSrc().Set("value", "")
 	if v != "" {
 		c.M.addLane(v)
+		if n := len(c.M.lab.Lanes()); n >= sim.MaxLanes {
+			// The select is disabled at the limit, and would drop the
+			// focus: the lane before the new one keeps it (the new lane's
+			// buttons are drawn only at the next frame).
+			focusFirst("lane-" + strconv.Itoa(n-2) + "-remove")
+		}
 	}
 }
 

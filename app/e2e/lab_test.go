@@ -92,13 +92,15 @@ func testLabColumnFollows(p *page) {
 		f.waitText("#lane-count", strconv.Itoa(n)+" of 6 lanes")
 	}
 	f.waitAttr("#add-lane", "disabled", "")
+	// The sixth lane disabled the focused Dup: the focus is on its lane's ✕.
+	active := func() string { return f.eval(`document.activeElement.id`) }
+	f.poll("focus after Dup to the limit", "lane-0-remove", active)
 	f.click("#lane-5-remove")
 	f.waitCount(".lane[id^=lane-]", 5)
 	f.waitText("#lane-count", "5 of 6 lanes")
 	f.waitAttr("#add-lane", "disabled", "null")
 	// The focus stays among the lane buttons: on the ✕ of the lane now
 	// last, and after ↑ on the lane moved (its ↑ disabled at the top).
-	active := func() string { return f.eval(`document.activeElement.id`) }
 	f.poll("focus after ✕ on the last lane", "lane-4-remove", active)
 	f.click("#lane-1-up")
 	f.poll("focus after ↑ to the top", "lane-0-down", active)
