@@ -119,9 +119,9 @@ func (c *controls) Render() app.UI {
 		app.Elem("div").Class("row").Body(
 			app.Elem("button").ID("burst").Class("btn").Text("Burst ×"+strconv.Itoa(c.burstN)).OnClick(c.onBurst),
 			app.Elem("label").Attr("for", ParamBurstN.ID).Class("inline-label").Text("N ="),
-			app.ElemSelfClosing("input").Attr("type", "number").ID(ParamBurstN.ID).Class("num").
+			invalid(app.ElemSelfClosing("input").Attr("type", "number").ID(ParamBurstN.ID).Class("num").
 				Attr("min", ParamBurstN.Min).Attr("max", ParamBurstN.Max).Attr("step", ParamBurstN.Step).
-				Attr("value", c.burstN).OnChange(c.onBurstN),
+				Attr("value", c.burstN), c.errs[ParamBurstN.ID] != "", ParamBurstN.ID+"-error").OnChange(c.onBurstN),
 		),
 		c.errorLine(ParamBurstN.ID),
 		app.Elem("div").Class("row").Body(
@@ -212,12 +212,20 @@ func followMessage(in app.HTMLElemSelfClosing, errs map[string]string, p Param, 
 	if _, shown := errs[p.ID]; !shown {
 		return in
 	}
-	// Screen readers announce the field as invalid, with its message.
-	return in.Attr("aria-invalid", "true").Attr("aria-describedby", p.ID+"-error").OnInput(func(ctx app.Context, e app.Event) {
+	return invalid(in, true, p.ID+"-error").OnInput(func(ctx app.Context, e app.Event) {
 		if _, err := p.Parse(fieldText(ctx.JSSrc())); err != nil {
 			set(err)
 		}
 	}, p.ID, p.Name)
+}
+
+// invalid marks a field whose message (the element errID) is shown as
+// invalid, described by that message, for screen readers.
+func invalid(in app.HTMLElemSelfClosing, shown bool, errID string) app.HTMLElemSelfClosing {
+	if !shown {
+		return in
+	}
+	return in.Attr("aria-invalid", "true").Attr("aria-describedby", errID)
 }
 
 func (c *controls) apply(ctx app.Context, p Param, v float64, apply func(float64) error) {

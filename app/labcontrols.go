@@ -38,9 +38,9 @@ func (c *labControls) Render() app.UI {
 			app.Elem("h2").Text("Same budget"),
 			app.Elem("p").Class("explain").Text("Set every lane to the same nominal limit, so the differences come from the algorithm alone."),
 			app.Elem("div").Class("row").Body(
-				app.ElemSelfClosing("input").Attr("type", "number").ID("budget-limit").Class("num").Attr("min", 1).Attr("max", 10000).Attr("step", 1.0).Attr("value", m.budgetL).Attr("aria-label", "Budget: requests"),
+				m.invalid(app.ElemSelfClosing("input").Attr("type", "number").ID("budget-limit").Class("num").Attr("min", 1).Attr("max", 10000).Attr("step", 1.0).Attr("value", m.budgetL).Attr("aria-label", "Budget: requests"), "budget"),
 				app.Elem("span").Class("inline-label").Text("requests per"),
-				app.ElemSelfClosing("input").Attr("type", "number").ID("budget-window").Class("num").Attr("min", 0.001).Attr("max", 86400).Attr("step", 0.001).Attr("value", num(m.budgetW.Seconds())).Attr("aria-label", "Budget: window (s)"),
+				m.invalid(app.ElemSelfClosing("input").Attr("type", "number").ID("budget-window").Class("num").Attr("min", 0.001).Attr("max", 86400).Attr("step", 0.001).Attr("value", num(m.budgetW.Seconds())).Attr("aria-label", "Budget: window (s)"), "budget"),
 				app.Elem("span").Class("inline-label").Text("s"),
 				app.Elem("button").ID("budget-apply").Class("btn primary").Text("Apply to all lanes").OnClick(c.onBudget),
 			),
@@ -69,6 +69,13 @@ func addLaneOptions() []app.UI {
 		opts = append(opts, app.Elem("option").Attr("value", "preset:"+p.ID).Text("Preset: "+p.Name))
 	}
 	return opts
+}
+
+// invalid marks the field in as invalid, described by the message under
+// key (see errLine), while that message is shown.
+func (m *labModel) invalid(in app.HTMLElemSelfClosing, key string) app.HTMLElemSelfClosing {
+	_, shown := m.errs[key]
+	return invalid(in, shown, key+"-error")
 }
 
 func errLine(m *labModel, id string) app.UI {
@@ -123,7 +130,7 @@ func (c *labControls) traffic(s sim.Setup) app.UI {
 		app.Elem("div").Class("row").Body(
 			app.Elem("button").ID("fire").Class("btn primary").Text("Send request").OnClick(func(ctx app.Context, e app.Event) { m.fire(1) }),
 			app.Elem("button").ID("burst").Class("btn").Text("Burst ×"+strconv.Itoa(m.burstN)).OnClick(func(ctx app.Context, e app.Event) { m.fire(m.burstN) }),
-			app.ElemSelfClosing("input").Attr("type", "number").ID("burst-n").Class("num small").Attr("min", 1).Attr("max", sim.MaxBurst).Attr("step", 1.0).Attr("value", m.burstN).Attr("aria-label", "Burst size").
+			m.invalid(app.ElemSelfClosing("input").Attr("type", "number").ID("burst-n").Class("num small").Attr("min", 1).Attr("max", sim.MaxBurst).Attr("step", 1.0).Attr("value", m.burstN).Attr("aria-label", "Burst size"), "burst-n").
 				OnChange(func(ctx app.Context, e app.Event) {
 					v, err := (Param{Name: "N", Unit: "requests", Min: 1, Max: sim.MaxBurst, Integer: true}).Parse(fieldText(ctx.JSSrc()))
 					if m.setErr("burst-n", err) {
@@ -151,7 +158,7 @@ func (c *labControls) traffic(s sim.Setup) app.UI {
 		),
 		app.Elem("div").Class("row").Body(
 			app.Elem("label").Attr("for", "seed").Class("inline-label").Text("Seed"),
-			app.ElemSelfClosing("input").Attr("type", "number").ID("seed").Class("num").Attr("min", 0).Attr("step", 1.0).Attr("value", strconv.FormatUint(s.Seed, 10)).
+			m.invalid(app.ElemSelfClosing("input").Attr("type", "number").ID("seed").Class("num").Attr("min", 0).Attr("step", 1.0).Attr("value", strconv.FormatUint(s.Seed, 10)), "seed").
 				OnChange(func(ctx app.Context, e app.Event) {
 					text := strings.TrimSpace(fieldText(ctx.JSSrc()))
 					v, err := sim.ParseSeed(text)
@@ -210,9 +217,9 @@ func (c *labControls) tiers() app.UI {
 		app.If(len(chips) > 0, app.Elem("div").Class("row").Body(chips...)),
 		app.Elem("div").Class("row").Body(
 			app.Elem("label").Attr("for", "tier-name").Class("inline-label").Text("tier"),
-			app.ElemSelfClosing("input").Attr("type", "text").ID("tier-name").Class("text small").Attr("placeholder", "pro").Attr("aria-label", "Tier name"),
+			m.invalid(app.ElemSelfClosing("input").Attr("type", "text").ID("tier-name").Class("text small").Attr("placeholder", "pro").Attr("aria-label", "Tier name"), "tier"),
 			app.Elem("label").Attr("for", "tier-factor").Class("inline-label").Text("×"),
-			app.ElemSelfClosing("input").Attr("type", "number").ID("tier-factor").Class("num small").Attr("min", 0.01).Attr("max", sim.MaxTierFactor).Attr("step", 0.5).Attr("value", 5).Attr("aria-label", "Tier budget multiple"),
+			m.invalid(app.ElemSelfClosing("input").Attr("type", "number").ID("tier-factor").Class("num small").Attr("min", 0.01).Attr("max", sim.MaxTierFactor).Attr("step", 0.5).Attr("value", 5).Attr("aria-label", "Tier budget multiple"), "tier"),
 			app.Elem("button").ID("tier-apply").Class("btn").Text("Set tier").OnClick(c.onTier),
 		),
 		errLine(m, "tier"),
@@ -262,7 +269,7 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 		pp := pp
 		fields = append(fields, app.Elem("label").Class("field").Body(
 			app.Elem("span").Text(pp.Name),
-			app.ElemSelfClosing("input").Attr("type", "number").ID(pp.ID).Class("num small").Attr("min", pp.Min).Attr("max", pp.Max).Attr("step", "any").Attr("value", num(pp.get(cl.Pattern))).
+			m.invalid(app.ElemSelfClosing("input").Attr("type", "number").ID(pp.ID).Class("num small").Attr("min", pp.Min).Attr("max", pp.Max).Attr("step", "any").Attr("value", num(pp.get(cl.Pattern))), pp.ID).
 				OnChange(edit(pp.ID, func(c *sim.Client) error {
 					v, err := pp.Parse(fieldText(app.Window().Get("document").Call("getElementById", pp.ID)))
 					if err != nil {
@@ -281,7 +288,7 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 	msgs = append(msgs, errLine(m, id+"-weight"), errLine(m, id+"-tier"))
 	return app.Elem("div").ID(id).Class("client").Body(
 		app.Elem("div").Class("row tight").Body(
-			app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-name").Class("text").Attr("value", cl.Name).Attr("aria-label", "Client name").
+			m.invalid(app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-name").Class("text").Attr("value", cl.Name).Attr("aria-label", "Client name"), id+"-name").
 				OnChange(edit(id+"-name", func(c *sim.Client) error {
 					c.Name = strings.TrimSpace(fieldText(app.Window().Get("document").Call("getElementById", id+"-name")))
 					return nil
@@ -304,7 +311,7 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 		app.Elem("div").Class("row tight").Body(
 			app.Elem("label").Class("field").Body(
 				app.Elem("span").Text("weight"),
-				app.ElemSelfClosing("input").Attr("type", "number").ID(id+"-weight").Class("num small").Attr("min", 0).Attr("step", "any").Attr("value", num(cl.Weight)).
+				m.invalid(app.ElemSelfClosing("input").Attr("type", "number").ID(id+"-weight").Class("num small").Attr("min", 0).Attr("step", "any").Attr("value", num(cl.Weight)), id+"-weight").
 					OnChange(edit(id+"-weight", func(c *sim.Client) error {
 						v, err := (Param{Name: "weight", Unit: "×", Min: 0.001, Max: sim.MaxRate}).Parse(fieldText(app.Window().Get("document").Call("getElementById", id+"-weight")))
 						c.Weight = v
@@ -314,7 +321,7 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 			),
 			app.Elem("label").Class("field").Body(
 				app.Elem("span").Text("tier"),
-				app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-tier").Class("text small").Attr("value", cl.Tier).Attr("placeholder", "default").
+				m.invalid(app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-tier").Class("text small").Attr("value", cl.Tier).Attr("placeholder", "default"), id+"-tier").
 					OnChange(edit(id+"-tier", func(c *sim.Client) error {
 						c.Tier = strings.TrimSpace(fieldText(app.Window().Get("document").Call("getElementById", id+"-tier")))
 						if c.Tier == "default" {

@@ -136,7 +136,8 @@ func (v *quizView) ask() app.UI {
 				// Not bound to a field of the view: writing the text back while
 				// it is typed would replace "-" or "1e" (not yet numbers) with
 				// nothing. Reveal reads it; a new question clears it.
-				app.ElemSelfClosing("input").Attr("type", "number").ID("quiz-tokens").Class("num").Attr("min", 0).Attr("max", qu.Config.Burst).Attr("step", 0.01).
+				invalid(app.ElemSelfClosing("input").Attr("type", "number").ID("quiz-tokens").Class("num").Attr("min", 0).Attr("max", qu.Config.Burst).Attr("step", 0.01),
+					strings.HasPrefix(v.formErr, "tokens left"), "quiz-form-error").
 					OnKeyDown(func(ctx app.Context, e app.Event) {
 						if e.Get("key").String() == "Enter" { // as in a form: Enter reveals
 							e.PreventDefault()

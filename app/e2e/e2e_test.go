@@ -305,9 +305,11 @@ func testSpaceAndBurst(p *page) {
 	// puts the field back to the N in use.
 	p.setNumber("burst-n", "500")
 	p.waitText("#burst-n-error", "⚠ N 500 is out of range; want 1 to 100 requests")
+	p.waitAttr("#burst-n", "aria-describedby", "burst-n-error")
 	p.waitText("#burst", "Burst ×4")
 	p.click("#reset")
 	p.waitGone("#burst-n-error")
+	p.waitAttr("#burst-n", "aria-invalid", "null")
 	p.waitValue("#burst-n", "4")
 	// The counts are redrawn in the frame after the reset: wait for them,
 	// so the next test reads the reset counts and not the old ones.

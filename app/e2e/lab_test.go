@@ -378,6 +378,8 @@ func testLabTamperedLink(p *page) {
 	// A seed typed out of range says which way, and the run keeps seed 1.
 	f.setNumber("seed", "-1")
 	f.waitText("#seed-error", `⚠ seed "-1" is negative; want 0 to 18446744073709551615`)
+	f.waitAttr("#seed", "aria-invalid", "true")
+	f.waitAttr("#seed", "aria-describedby", "seed-error")
 	f.setNumber("seed", "18446744073709551616")
 	f.waitText("#seed-error", `⚠ seed "18446744073709551616" is too large; want 0 to 18446744073709551615`)
 	if link := f.eval(`document.getElementById("share-link").value`); !strings.Contains(link, "seed=1&") {
@@ -883,8 +885,11 @@ func testLabClientMessages(p *page) {
 	f.waitText("#client-0-rate-error", "⚠ rate 20000 is out of range; want 0.001 to 10000 req/s")
 	f.setNumber("client-0-weight", "5000")
 	f.waitText("#client-0-weight-error", "⚠ client 1 (alice): rate 8/s is out of range; want > 0 and, times weight 5000, <= 10000")
+	f.waitAttr("#client-0-rate", "aria-describedby", "client-0-rate-error")
+	f.waitAttr("#client-0-weight", "aria-describedby", "client-0-weight-error")
 	f.setNumber("client-0-rate", "4")
 	f.waitGone("#client-0-rate-error")
+	f.waitAttr("#client-0-rate", "aria-invalid", "null")
 	f.waitText("#client-0-weight-error", "⚠ client 1 (alice): rate 8/s is out of range; want > 0 and, times weight 5000, <= 10000")
 }
 

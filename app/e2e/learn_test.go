@@ -225,6 +225,7 @@ func testQuizTokensTyped(p *page) {
 	q.waitValue("#quiz-tokens", "-0.5")
 	q.click("#quiz-reveal")
 	q.waitText("#quiz-form-error", `⚠ tokens left "-0.5" is out of range: the bucket holds 0 to 10 tokens; want 0 to 10, to 2 decimals`)
+	q.waitAttrOf("#quiz-tokens", "aria-describedby", "quiz-form-error")
 	q.eval(`(() => { const el = document.getElementById("quiz-tokens"); el.value = ""; el.focus(); return "ok"; })()`)
 	q.do(chromedp.KeyEvent("1e9"))
 	q.click("#quiz-reveal")
