@@ -208,8 +208,19 @@ func scrubKey(m *labModel) app.EventHandler {
 		}
 		v = min(max(v+d, 0), hi)
 		el.Set("value", strconv.Itoa(v))
-		m.scrubTo(sim.Instant(v) * time.Millisecond)
+		scrubToMs(m, v, hi)
 	}
+}
+
+// scrubToMs shows the lab at v ms on a timeline whose end is hi ms: the
+// end is now, live (the range counts whole ms, so its end is up to 1 ms
+// before the clock, which read "showing t = 2.883 s of 2.883 s").
+func scrubToMs(m *labModel, v, hi int) {
+	if v >= hi {
+		m.scrubTo(m.lab.Now())
+		return
+	}
+	m.scrubTo(sim.Instant(v) * time.Millisecond)
 }
 
 // timebar: the clock, pause, steps, speed, reset and the scrubber.
@@ -288,8 +299,9 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 				Attr("aria-label", "Timeline: show every lane as it was at this instant").
 				OnInput(func(ctx app.Context, e app.Event) {
 					x, err := strconv.ParseFloat(fieldText(ctx.JSSrc()), 64)
-					if err == nil {
-						m.scrubTo(sim.Instant(x) * time.Millisecond)
+					hi, err2 := strconv.Atoi(ctx.JSSrc().Get("max").String())
+					if err == nil && err2 == nil {
+						scrubToMs(m, int(x), hi)
 					}
 				}).
 				OnKeyDown(scrubKey(m)),
