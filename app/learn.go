@@ -91,8 +91,11 @@ func (p *learn) OnNav(ctx app.Context) {
 		// questions. The value quoted as clip cuts it (a link can carry
 		// anything).
 		seed = sim.DefaultSetup().Seed
-		why := strings.Replace(err.Error(), strconv.Quote(q.Get("seed")), clip(q.Get("seed")), 1)
-		notes = append(notes, "The seed "+why+"; using the default seed "+strconv.FormatUint(seed, 10)+", so everyone who opens this link gets the same questions.")
+		why := "The seed " + strings.Replace(err.Error(), strconv.Quote(q.Get("seed")), clip(q.Get("seed")), 1)
+		if e := err.Error(); strings.HasPrefix(e, "seed ") { // "seed is empty; …"
+			why = "The " + e
+		}
+		notes = append(notes, why+"; using the default seed "+strconv.FormatUint(seed, 10)+", so everyone who opens this link gets the same questions.")
 	case !q.Has("seed"):
 		// A fresh seed. In milliseconds: the browser's clock has no finer
 		// grain, so UnixNano % 100000 was always 0, and every fresh quiz

@@ -287,6 +287,15 @@ func testLabScrubber(p *page) {
 	p.click("#scrub-live")
 	p.waitText("#lab-clock", "t = 10.000 s")
 	p.waitText("#lane-0-allowed", "100")
+	// Back to the timeline's end by key is live again, not "scrubbed".
+	p.do(chromedp.Focus(chromedp.ID("scrub")))
+	p.do(chromedp.KeyEvent(kb.ArrowLeft))
+	p.waitText("#lab-clock-state", "scrubbed")
+	p.waitText("#lab-clock", "t = 9.900 s")
+	p.do(chromedp.KeyEvent(kb.ArrowRight))
+	p.waitText("#lab-clock-state", "paused")
+	p.waitText("#lab-clock", "t = 10.000 s")
+	p.waitText("#scrub-label", "drag back to see every lane as it was")
 }
 
 // testLabLink opens the copied link in a fresh tab: the same lanes,

@@ -394,6 +394,10 @@ func decodeClient(v string) (Client, error) {
 // Its error quotes the text and gives that range: the number is negative,
 // too large, or not a whole number.
 func ParseSeed(text string) (uint64, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return 0, fmt.Errorf("seed is empty; want %s", SeedRange)
+	}
 	v, err := strconv.ParseUint(text, 10, 64)
 	if err == nil {
 		return v, nil
@@ -421,13 +425,33 @@ func ParseSeed(text string) (uint64, error) {
 }
 
 // decimalRat reads a number in decimal notation, with an optional fraction
-// and an exponent of at most two digits (so that "1e999999999" costs
-// nothing), exactly.
+// and exponent, exactly. A nonzero mantissa m of n characters is below
+// 10^n and at least 10^-n, so an exponent e with e − n > 20 makes the
+// number larger than any seed, and one with e + n < 0 makes it smaller than
+// 1: those read as 2^64 and 1/2 (with m's sign), which is all a seed needs
+// to know, without computing 10^e ("1e999999999" costs nothing).
 func decimalRat(text string) (*big.Rat, bool) {
 	mant, exp, hasExp := strings.Cut(strings.ToLower(text), "e")
-	exp = strings.TrimLeft(exp, "+-")
-	if mant == "" || strings.Trim(mant, "0123456789.+-") != "" || (hasExp && (exp == "" || len(exp) > 2 || strings.Trim(exp, "0123456789") != "")) {
+	m, ok := new(big.Rat).SetString(mant)
+	if !ok || strings.Trim(mant, "0123456789.+-") != "" {
 		return nil, false
+	}
+	if !hasExp {
+		return m, true
+	}
+	e, err := strconv.Atoi(strings.TrimPrefix(exp, "+"))
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return nil, false
+	}
+	n := len(mant)
+	sign := big.NewRat(int64(m.Sign()), 1)
+	switch {
+	case m.Sign() == 0:
+		return m, true
+	case e-n > 20:
+		return sign.Mul(sign, new(big.Rat).SetFrac(new(big.Int).Lsh(big.NewInt(1), 64), big.NewInt(1))), true
+	case e+n < 0:
+		return sign.Mul(sign, big.NewRat(1, 2)), true
 	}
 	return new(big.Rat).SetString(text)
 }
