@@ -242,7 +242,8 @@ func (v *labLanes) onStripFocus(i int) app.EventHandler {
 }
 
 // onStripKey: ←/→ move the selection between lane i's decisions on the
-// axis, Enter explains the selected one, Escape closes the inspector.
+// axis, Home/End to the first shown and the newest, Enter explains the
+// selected one, Escape closes the inspector.
 func (v *labLanes) onStripKey(i int) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		m := v.M
@@ -258,14 +259,18 @@ func (v *labLanes) onStripKey(i int) app.EventHandler {
 		}
 		lo := min(visibleRange(hist, axisOf(l)), len(hist)-1)
 		switch key {
-		case "ArrowLeft", "ArrowRight":
+		case "ArrowLeft", "ArrowRight", "Home", "End":
 			e.PreventDefault()
-			if sel {
-				if key == "ArrowLeft" {
-					k--
-				} else {
-					k++
-				}
+			switch {
+			case key == "Home":
+				k = lo
+			case key == "End":
+				k = len(hist) - 1
+			case !sel:
+			case key == "ArrowLeft":
+				k--
+			default:
+				k++
 			}
 			k = min(max(k, lo), len(hist)-1)
 			m.sel = labSel{lane: i, g: base + int64(k)}

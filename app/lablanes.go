@@ -759,7 +759,7 @@ func focusAfterLaneAction(i, n int, act string) {
 // enabled.
 func focusFirst(ids ...string) {
 	for _, id := range ids {
-		if el := app.Window().GetElementByID(id); el.Truthy() && !el.Get("disabled").Bool() {
+		if el := app.Window().GetElementByID(id); el.Truthy() && !el.Get("disabled").Truthy() {
 			el.Call("focus")
 			return
 		}

@@ -248,12 +248,9 @@ func (v *lessonView) onMarkKey(ctx app.Context, e app.Event) {
 			return
 		}
 		v.setStop(lane, to)
-		id := "mark-" + strconv.Itoa(lane) + "-" + strconv.Itoa(to)
-		ctx.Defer(func(app.Context) {
-			if el := app.Window().GetElementByID(id); el.Truthy() {
-				el.Call("focus")
-			}
-		})
+		// At once, not deferred: the mark is there, and keys pressed
+		// before the next frame must reach it.
+		focusFirst("mark-" + strconv.Itoa(lane) + "-" + strconv.Itoa(to))
 	case key == "Escape" && v.sel.k >= 0:
 		v.closeInspector(ctx)
 	}

@@ -705,6 +705,10 @@ func testLabInspector(p *page) {
 	f.do(chromedp.KeyEvent(kb.ArrowRight))
 	f.do(chromedp.KeyEvent(kb.ArrowRight)) // stays on the newest
 	f.waitText("#lane-0-selected", "Selected: request 3 (me) at 0.00 s: denied — Enter explains it")
+	f.do(chromedp.KeyEvent(kb.Home))
+	f.waitText("#lane-0-selected", "Selected: request 1 (me) at 0.00 s: allowed — Enter explains it")
+	f.do(chromedp.KeyEvent(kb.End))
+	f.waitText("#lane-0-selected", "Selected: request 3 (me) at 0.00 s: denied — Enter explains it")
 	// A key the strip ignores leaves the next one working.
 	f.do(chromedp.KeyEvent("x"))
 	f.do(chromedp.KeyEvent("\r"))
