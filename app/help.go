@@ -144,7 +144,7 @@ var shortcuts = [][2]string{
 	{"Enter / Space", "press the button you reached with Tab"},
 	{"← →", "change the focused slider; move between request marks (lessons, lab charts); move the lab's timeline by 100 ms; in the quiz, pick allowed or denied"},
 	{"Home / End", "first or last request mark of a lesson lane or a lab chart"},
-	{"Page Up / Page Down", "move the lab's timeline by 1 s"},
+	{"PgUp / PgDn", "Page Up / Page Down: move the lab's timeline by 1 s"},
 }
 
 func (t *siteTools) overlay() app.UI {

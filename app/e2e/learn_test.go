@@ -248,7 +248,7 @@ func testHelpOverlay(p *page) {
 	p.waitText("#help-title", "Keyboard shortcuts")
 	p.waitCount("#help-keys .key-row", 9)
 	p.waitText("#help-keys .key-row:nth-child(8) dd", "first or last request mark of a lesson lane or a lab chart")
-	p.waitText("#help-keys .key-row:nth-child(9) dd", "move the lab's timeline by 1 s")
+	p.waitText("#help-keys .key-row:nth-child(9) dd", "Page Up / Page Down: move the lab's timeline by 1 s")
 	p.poll("focused element", "help-close", func() string { return p.eval(`document.activeElement ? document.activeElement.id : ""`) })
 	p.do(chromedp.KeyEvent(kb.Tab)) // modal: focus stays in the dialog
 	if got := p.eval(`document.activeElement ? document.activeElement.id : ""`); got != "help-close" {
