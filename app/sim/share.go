@@ -402,10 +402,10 @@ func ParseSeed(text string) (uint64, error) {
 	if err == nil {
 		return v, nil
 	}
+	// Not plain digits within range: read it exactly as a decimal number
+	// (negative, too large, "1e9", "12.0") to say what is wrong, if anything.
 	problem := "is not a whole number"
 	if r, ok := decimalRat(text); ok {
-		// Decimal notation with a fraction or an exponent ("1e9", "12.0"),
-		// read exactly.
 		switch {
 		case r.Sign() < 0:
 			problem = "is negative"
@@ -414,11 +414,6 @@ func ParseSeed(text string) (uint64, error) {
 			problem = "is too large"
 		default:
 			return r.Num().Uint64(), nil
-		}
-	} else if _, ierr := strconv.ParseInt(text, 10, 64); ierr == nil || errors.Is(ierr, strconv.ErrRange) {
-		problem = "is too large"
-		if strings.HasPrefix(text, "-") {
-			problem = "is negative"
 		}
 	}
 	return 0, fmt.Errorf("%q %s; want %s", text, problem, SeedRange)
@@ -432,8 +427,11 @@ func ParseSeed(text string) (uint64, error) {
 // to know, without computing 10^e ("1e999999999" costs nothing).
 func decimalRat(text string) (*big.Rat, bool) {
 	mant, exp, hasExp := strings.Cut(strings.ToLower(text), "e")
+	if strings.Trim(mant, "0123456789.+-") != "" { // no "1/2", "0x10", "Inf"
+		return nil, false
+	}
 	m, ok := new(big.Rat).SetString(mant)
-	if !ok || strings.Trim(mant, "0123456789.+-") != "" {
+	if !ok {
 		return nil, false
 	}
 	if !hasExp {
