@@ -92,22 +92,9 @@ func (s Setup) Validate() error {
 	}
 	seen := map[string]bool{}
 	for i, c := range s.Clients {
-		if c.Name == "" {
-			return fmt.Errorf("client %d: name is empty; want a name", i+1)
+		if err := c.validateAt(i, seen); err != nil {
+			return err
 		}
-		if err := c.checkFields(); err != nil {
-			return fmt.Errorf("client %d (%s): %w", i+1, c.Name, err)
-		}
-		if !isWord(c.Name) {
-			return fmt.Errorf("client %d: name %q is not a word; want letters, digits, '-' or '_'", i+1, c.Name)
-		}
-		if c.Tier != "" && !isWord(c.Tier) {
-			return fmt.Errorf("client %d: tier %q is not a word; want letters, digits, '-' or '_'", i+1, c.Tier)
-		}
-		if seen[c.Name] {
-			return fmt.Errorf("client %d: name %q is used twice; want distinct names", i+1, c.Name)
-		}
-		seen[c.Name] = true
 	}
 	if err := checkSpeed(s.Speed); err != nil {
 		return fmt.Errorf("speed: %w", err)
@@ -115,6 +102,28 @@ func (s Setup) Validate() error {
 	if s.Worst <= 0 {
 		return fmt.Errorf("worst: window %v is not positive; want > 0", s.Worst)
 	}
+	return nil
+}
+
+// validateAt checks client c, the (i+1)th of a setup whose earlier clients'
+// names are in seen, and adds its name there.
+func (c Client) validateAt(i int, seen map[string]bool) error {
+	if c.Name == "" {
+		return fmt.Errorf("client %d: name is empty; want a name", i+1)
+	}
+	if err := c.checkFields(); err != nil {
+		return fmt.Errorf("client %d (%s): %w", i+1, c.Name, err)
+	}
+	if !isWord(c.Name) {
+		return fmt.Errorf("client %d: name %q is not a word; want letters, digits, '-' or '_'", i+1, c.Name)
+	}
+	if c.Tier != "" && !isWord(c.Tier) {
+		return fmt.Errorf("client %d: tier %q is not a word; want letters, digits, '-' or '_'", i+1, c.Tier)
+	}
+	if seen[c.Name] {
+		return fmt.Errorf("client %d: name %q is used twice; want distinct names", i+1, c.Name)
+	}
+	seen[c.Name] = true
 	return nil
 }
 

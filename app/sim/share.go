@@ -319,20 +319,21 @@ func decodeClients(vs []string) ([]Client, error) {
 	}
 	cs := make([]Client, 0, len(vs))
 	var bad partErrors
+	seen := map[string]bool{}
 	for i, v := range vs {
 		c, err := decodeClient(v)
 		if err != nil {
 			bad = append(bad, fmt.Errorf("client %d: %w", i+1, err))
 			continue
 		}
+		if err := c.validateAt(i, seen); err != nil { // as Setup.Validate, each client's first problem
+			bad = append(bad, err)
+			continue
+		}
 		cs = append(cs, c)
 	}
 	if bad != nil {
 		return nil, bad
-	}
-	s := Setup{Clients: cs, Speed: 1, Worst: time.Second}
-	if err := s.Validate(); err != nil {
-		return nil, err
 	}
 	return cs, nil
 }

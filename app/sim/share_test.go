@@ -171,13 +171,14 @@ func TestParseLink(t *testing.T) {
 func TestShareEveryBadLaneNamed(t *testing.T) {
 	q := mixedSetup(t).Values()
 	q["lane"] = []string{"token_bucket,10,-1", "gcra,2,2", "rocket,1,1s", "fixed_window,10,1s;pro"}
-	q["client"] = []string{"eve,1,,steady", "bob,1,,none", "carl,x,,none"}
+	q["client"] = []string{"eve,1,,steady", "bob,1,,none", "carl,x,,none", "<x>,1,,none", "bob,1,,none"}
 	_, err := DecodeSetup(q)
 	want := "link: lane: lane 1: limiter: burst -1 is negative; want >= 0; " +
 		`lane 3: kind "rocket" is unknown; want one of [token_bucket gcra leaky_bucket fixed_window sliding_window_log sliding_window_counter]; ` +
 		`lane 4: tier "pro" has no '='; want name=kind,p1,p2; using the default lanes (all of them)` + "\n" +
 		"link: client: client 1: pattern steady has 0 parameters; want 1; " +
-		`client 3: weight "x" is not a number; using the default clients (all of them)`
+		`client 3: weight "x" is not a number; client 4: name "<x>" is not a word; want letters, digits, '-' or '_'; ` +
+		`client 5: name "bob" is used twice; want distinct names; using the default clients (all of them)`
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v\nwant %s", err, want)
 	}
