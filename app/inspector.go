@@ -41,7 +41,14 @@ func (in *inspector) Render() app.UI {
 	if heading == "" {
 		heading = "Why this decision"
 	}
-	return app.Elem("section").ID("inspector").Class(cls).Attr("aria-label", "Decision inspector").Body(
+	return app.Elem("section").ID("inspector").Class(cls).Attr("aria-label", "Decision inspector").
+		OnKeyDown(func(ctx app.Context, ev app.Event) {
+			// Escape closes it from inside too (its ✕, the source toggle).
+			if in.OnClose != nil && ev.Get("key").String() == "Escape" {
+				ev.PreventDefault()
+				in.OnClose(ctx)
+			}
+		}).Body(
 		app.Elem("div").Class("insp-head").Body(
 			app.Elem("h3").ID("insp-title").Text(heading),
 			app.If(in.OnClose != nil, app.Elem("button").ID("insp-close").Class("btn icon").Text("✕ Close the inspector").

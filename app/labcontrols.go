@@ -107,9 +107,9 @@ func (c *labControls) onAddLane(ctx app.Context, e app.Event) {
 		c.M.addLane(v)
 		if n := len(c.M.lab.Lanes()); n >= sim.MaxLanes {
 			// The select is disabled at the limit, and would drop the
-			// focus: the lane before the new one keeps it (the new lane's
-			// buttons are drawn only at the next frame).
-			focusFirst("lane-" + strconv.Itoa(n-2) + "-remove")
+			// focus: the strategy of the lane before the new one takes it
+			// (the new lane's editor is drawn only at the next frame).
+			focusFirst("lane-" + strconv.Itoa(n-2) + "-kind")
 		}
 	}
 }

@@ -725,8 +725,8 @@ func appendF(b []byte, x float64) []byte {
 // focusAfterLaneAction keeps the keyboard's place after a lane button: ↑
 // and ↓ follow the lane they moved, ✕ goes to the next lane's ✕ (or the
 // one before, or "+ Add a lane…" when none is left), Dup that reaches the
-// lane limit to the lane's ✕, so that the focus never falls back to the
-// page's start. n is the number of lanes after
+// lane limit to the lane's strategy, so that the focus never falls back to
+// the page's start. n is the number of lanes after
 // the action. It focuses at once: the lane editors are drawn by index, so
 // the button focused now is the one the new lane at that index gets, and
 // only the last editor's buttons leave the page.
@@ -740,7 +740,7 @@ func focusAfterLaneAction(i, n int, act string) {
 		ids = []string{lane(i+1, "down"), lane(i+1, "up")}
 	case "dup":
 		if n >= sim.MaxLanes { // Dup is disabled at the limit, and would drop the focus
-			ids = []string{lane(i, "remove")}
+			ids = []string{lane(i, "kind")} // not its ✕: one Enter too many would remove the lane
 		}
 	case "remove":
 		switch {

@@ -63,6 +63,7 @@ func (v *lessonView) onRun(ctx app.Context, e app.Event) {
 	r.start()
 	v.loop.resync()
 	v.sel.k = -1
+	v.stop = nil // the new run's marks start at their first
 }
 
 func (v *lessonView) onSkip(ctx app.Context, e app.Event) { v.ensure().finish() }

@@ -92,9 +92,10 @@ func testLabColumnFollows(p *page) {
 		f.waitText("#lane-count", strconv.Itoa(n)+" of 6 lanes")
 	}
 	f.waitAttr("#add-lane", "disabled", "")
-	// The sixth lane disabled the focused Dup: the focus is on its lane's ✕.
+	// The sixth lane disabled the focused Dup: the focus is on its lane's
+	// strategy (not its ✕, where one Enter too many would remove it).
 	active := func() string { return f.eval(`document.activeElement.id`) }
-	f.poll("focus after Dup to the limit", "lane-0-remove", active)
+	f.poll("focus after Dup to the limit", "lane-0-kind", active)
 	f.click("#lane-5-remove")
 	f.waitCount(".lane[id^=lane-]", 5)
 	f.waitText("#lane-count", "5 of 6 lanes")
@@ -822,6 +823,13 @@ func testLabInspectorEveryKind(p *page) {
 	f.do(chromedp.KeyEvent("\r"))
 	f.waitGone("#lab-inspector")
 	f.poll("focus after ✕", "lane-2-svg", active)
+	// Escape inside the panel closes it too, as its note says.
+	f.do(chromedp.KeyEvent("\r"))
+	f.poll("inspector's lane", "lane-2", slot)
+	f.do(chromedp.Focus(chromedp.ID("insp-close")))
+	f.do(chromedp.KeyEvent(kb.Escape))
+	f.waitGone("#lab-inspector")
+	f.poll("focus after Escape in the panel", "lane-2-svg", active)
 }
 
 // fresh loads link as a new document (from a blank page, so nothing of the

@@ -597,6 +597,14 @@ func testThemeAndNarrow(p *page, axe string) {
 	l.waitCount("#inspector", 1)
 	l.noHorizontalScroll()
 	l.screenshot("learn-9-360px-dark-lesson.png")
+	// A new run's Tab stops are its lanes' first marks again (mark 14 was
+	// lane 1's).
+	l.click("#lesson-run")
+	l.waitLessonChecked()
+	l.waitCount("#lstrip-0 .mark[role=button]", 101) // the whole run, past mark 14
+	l.poll("Tab stops after a new run", "mark-0-0 mark-1-0", func() string {
+		return l.eval(`Array.from(document.querySelectorAll("#lesson-lanes [tabindex='0']")).map(e => e.id).join(" ")`)
+	})
 	l.click("#theme-toggle")
 	l.poll("data-theme", "light", func() string { return l.eval(`String(document.documentElement.dataset.theme)`) })
 	q := p.freshLearn(p.base + "/learn?seed=42")
