@@ -377,7 +377,5 @@ func (v *labLanes) closeInspector(ctx app.Context) {
 	lane := m.insp.lane
 	m.insp = nil
 	m.changed()
-	if el := app.Window().GetElementByID("lane-" + strconv.Itoa(lane) + "-svg"); el.Truthy() {
-		el.Call("focus")
-	}
+	focusFirst("lane-" + strconv.Itoa(lane) + "-svg")
 }

@@ -313,9 +313,7 @@ func (v *lessonView) selectMark(ctx app.Context, lane, k int) {
 func (v *lessonView) closeInspector(ctx app.Context) {
 	id := "mark-" + strconv.Itoa(v.sel.lane) + "-" + strconv.Itoa(v.sel.k)
 	v.sel.k = -1
-	if el := app.Window().GetElementByID(id); el.Truthy() {
-		el.Call("focus")
-	}
+	focusFirst(id)
 }
 
 func (v *lessonView) inspectorUI() app.UI {
