@@ -154,8 +154,20 @@ func TestLabTotalsHTML(t *testing.T) {
 // The presets card lists every preset with its source, as plain HTML.
 func TestPresetsHTML(t *testing.T) {
 	html := presetsHTML()
+	// Each preset's configuration in the pages' notation (explain.ConfigText).
+	configs := map[string]string{
+		"github":        "fixed window: 5000 per 1 h",
+		"shopify":       "leaky bucket: capacity 40, leaks 1 per 500 ms",
+		"stripe":        "token bucket: 100/s, burst 100",
+		"nginx-nodelay": "leaky bucket: capacity 21, leaks 1 per 100 ms",
+		"nginx-delay":   "leaky bucket: capacity 21, leaks 1 per 100 ms",
+		"cloudflare":    "sliding window counter: 50 per 1 min",
+	}
+	if len(configs) != len(sim.Presets()) {
+		t.Errorf("%d presets; the test knows %d", len(sim.Presets()), len(configs))
+	}
 	for _, p := range sim.Presets() {
-		want := `<li id="preset-` + p.ID + `"><strong>` + template.HTMLEscapeString(p.Name) + `</strong><div class="mono small">` + template.HTMLEscapeString(p.Config.String()) + `</div>`
+		want := `<li id="preset-` + p.ID + `"><strong>` + template.HTMLEscapeString(p.Name) + `</strong><div class="mono small">` + configs[p.ID] + `</div>`
 		if !strings.Contains(html, want) {
 			t.Errorf("presets HTML lacks %s", want)
 		}

@@ -11,6 +11,7 @@ import (
 	"text/template"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/limiter"
 )
@@ -512,7 +513,7 @@ func buildPresetsHTML() string {
 		`<ul id="presets" class="presets">`)
 	for _, p := range sim.Presets() {
 		b.WriteString(`<li id="preset-` + esc(p.ID) + `"><strong>` + esc(p.Name) + `</strong>` +
-			`<div class="mono small">` + esc(p.Config.String()) + `</div>` +
+			`<div class="mono small">` + esc(explain.ConfigText(p.Config)) + `</div>` +
 			`<div class="small">Source: <a href="` + esc(p.Source) + `" target="_blank" rel="noopener">` + esc(p.Source) + `</a></div>` +
 			`<details><summary>Where it simplifies</summary><p class="small">` + esc(p.Note) + `</p></details></li>`)
 	}

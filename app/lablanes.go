@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/limiter"
 )
@@ -813,7 +814,7 @@ func (e *laneEditor) Render() app.UI {
 	preset, isPreset := presetOf(c)
 	var tiers []app.UI
 	for _, name := range slices.Sorted(maps.Keys(e.Spec.Tiers)) { // a stable order: no churn per frame
-		tiers = append(tiers, app.Elem("div").ID(id+"-tier-"+name).Class("small mono").Text("tier "+name+": "+e.Spec.Tiers[name].String()))
+		tiers = append(tiers, app.Elem("div").ID(id+"-tier-"+name).Class("small mono").Text("tier "+name+": "+explain.ConfigText(e.Spec.Tiers[name])))
 	}
 	return app.Elem("div").Class("lane-editor").Body(
 		app.Elem("div").Class("row tight").Body(
@@ -827,7 +828,7 @@ func (e *laneEditor) Render() app.UI {
 			btn("dup", "Dup", "Dup: duplicate lane", e.N >= sim.MaxLanes),
 			btn("remove", "✕", "Remove lane", false),
 		),
-		app.Elem("div").ID(id+"-config").Class("lane-config mono small").Text(c.String()),
+		app.Elem("div").ID(id+"-config").Class("lane-config mono small").Text(explain.ConfigText(c)),
 		e.param(ps[0], c),
 		e.param(ps[1], c),
 		errLine(m, id+"-kind"),

@@ -149,7 +149,7 @@ func (v *lessonView) laneStrip(i int, ln *sim.Lane) app.UI {
 	tot := ln.Total()
 	hist := ln.History(nil)
 	shaping := i < len(r.lesson.Shaping) && r.lesson.Shaping[i]
-	title := spec.Config.String()
+	title := explain.ConfigText(spec.Config)
 	if i < len(r.lesson.Shaping) {
 		if shaping {
 			title += " · as a queue (nginx without nodelay)"

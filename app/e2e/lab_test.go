@@ -212,8 +212,8 @@ func testLabEdgeAttack(p *page) {
 	p.setNumber("budget-limit", "10")
 	p.setNumber("budget-window", "1")
 	p.click("#budget-apply")
-	p.waitText("#lane-0-config", "fixed window: 10 per 1s")
-	p.waitText("#lane-1-config", "sliding window log: 10 per 1s")
+	p.waitText("#lane-0-config", "fixed window: 10 per 1 s")
+	p.waitText("#lane-1-config", "sliding window log: 10 per 1 s")
 	p.waitText("#lane-2-config", "token bucket: 10/s, burst 10")
 	p.click("#preset-edge")
 	p.waitValue("#client-0-name", "mallory")
@@ -344,7 +344,7 @@ func testLabTamperedLink(p *page) {
 	// documented (it was dropped as a separator, with every lane).
 	h := p.fresh(p.base + "/lab?lane=fixed_window,10,1s;pro=fixed_window,50,1s&lane=gcra,2,2")
 	h.waitCount(".lane[id^=lane-]", 2)
-	h.waitText("#lane-0-tier-pro", "tier pro: fixed window: 50 per 1s")
+	h.waitText("#lane-0-tier-pro", "tier pro: fixed window: 50 per 1 s")
 	h.waitGone("#link-errors")
 	// An unlimited rate from a link, which a number field cannot hold.
 	g := p.fresh(p.base + "/lab?lane=token_bucket,Inf,10")
@@ -456,7 +456,7 @@ func testLabTraceQuiets(p *page) {
 // strategy's: a token bucket's rate of 0.5 was "limit 0.5 is out of range").
 func testLaneFieldsFollowKind(p *page) {
 	f := p.fresh(p.base + "/lab")
-	f.waitText("#lane-0-config", "fixed window: 10 per 1s")
+	f.waitText("#lane-0-config", "fixed window: 10 per 1 s")
 	f.setSelect("lane-0-kind", "token_bucket")
 	f.waitText("#lane-0-config", "token bucket: 10/s, burst 10")
 	f.setNumber("lane-0-p1-num", "0.5")
@@ -479,7 +479,7 @@ func testLabNASA(p *page) {
 	p.setNumber("budget-limit", "5")
 	p.setNumber("budget-window", "10")
 	p.click("#budget-apply")
-	p.waitText("#lane-0-config", "fixed window: 5 per 10s")
+	p.waitText("#lane-0-config", "fixed window: 5 per 10 s")
 	p.click("#client-0-remove")
 	p.waitGone("#client-0")
 	p.click("#load-nasa")
@@ -587,7 +587,7 @@ func testLabTiers(p *page) {
 	f.setNumber("tier-factor", "3")
 	f.eval(`(() => { const el = document.getElementById("tier-name"); el.value = "pro"; return el.value; })()`)
 	f.click("#tier-apply")
-	f.waitText("#lane-0-tier-pro", "tier pro: fixed window: 6 per 1s")
+	f.waitText("#lane-0-tier-pro", "tier pro: fixed window: 6 per 1 s")
 	f.waitText("#lane-1-tier-pro", "tier pro: token bucket: 6/s, burst 6")
 	f.waitGone("#client-1-tier-note")
 	f.waitGone("#tier-error")

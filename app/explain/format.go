@@ -57,6 +57,35 @@ func dur(d time.Duration) string {
 	return s + " " + unit
 }
 
+// ConfigText is limiter.Config.String in the pages' notation: a window or a
+// leak interval is written as every other duration on the pages (dur: "1 s",
+// "100 ms", "1.5 s"), or in whole minutes or hours when it is one ("1 min",
+// "1 h"), where the library, for Go programs, writes Go's "1s", "100ms",
+// "1h". "fixed window: 10 per 1 s", "leaky bucket: capacity 3, leaks 1 per
+// 100 ms", "token bucket: 2/s, burst 3" (a bucket's text has no duration, so
+// it is the library's).
+func ConfigText(c limiter.Config) string {
+	switch c.Kind {
+	case limiter.KindLeakyBucket:
+		return c.Kind.Name() + ": capacity " + strconv.Itoa(c.Capacity) + ", leaks 1 per " + span(c.LeakInterval)
+	case limiter.KindFixedWindow, limiter.KindSlidingWindowLog, limiter.KindSlidingWindowCounter:
+		return c.Kind.Name() + ": " + strconv.Itoa(c.Limit) + " per " + span(c.Window)
+	}
+	return c.String()
+}
+
+// span is a window's length: whole hours in h, whole minutes in min, and
+// anything else as dur writes it (90 s, 1.5 s, 250 ms).
+func span(d time.Duration) string {
+	switch {
+	case d >= time.Hour && d%time.Hour == 0:
+		return strconv.FormatInt(int64(d/time.Hour), 10) + " h"
+	case d >= time.Minute && d%time.Minute == 0:
+		return strconv.FormatInt(int64(d/time.Minute), 10) + " min"
+	}
+	return dur(d)
+}
+
 // instants formats a list of instants, "none" when empty.
 func instants(ts []limiter.Instant) string {
 	if len(ts) == 0 {

@@ -110,7 +110,7 @@ func (e Explanation) Text() string {
 
 // Explain works out the decision in in, with its real numbers.
 func Explain(in Input) Explanation {
-	e := Explanation{Kind: in.Config.Kind, Title: in.Config.String(), At: in.At, N: in.N,
+	e := Explanation{Kind: in.Config.Kind, Title: ConfigText(in.Config), At: in.At, N: in.N,
 		Outcome: OutcomeOf(in.Decision, in.N), Decision: in.Decision}
 	e.Source, _ = SourceOf(in.Config.Kind)
 	x := &explainer{in: in, e: &e, now: in.At}

@@ -132,7 +132,7 @@ func TestExplainLeakyBucket(t *testing.T) {
 	cfg := limiter.Config{Kind: limiter.KindLeakyBucket, Capacity: 3, LeakInterval: 100 * ms}
 	got := explainAll(t, cfg, []req{{0, 1}, {0, 1}, {0, 1}, {50 * ms, 1}, {250 * ms, 1}})
 	checkText(t, got, map[int]string{3: `
-leaky bucket: capacity 3, leaks 1 per 100ms — request of 1 at 50 ms
+leaky bucket: capacity 3, leaks 1 per 100 ms — request of 1 at 50 ms
 now: 50 ms
 elapsed since last update: now − last = 50 ms − 0 s = 50 ms
 level at last update: 3
@@ -145,7 +145,7 @@ Retry-After header: seconds, rounded up, at least 1 = 1
 remaining: whole units that still fit now = 0
 → denied: retry after 50 ms (HTTP 429, Retry-After: 1)
 `, 4: `
-leaky bucket: capacity 3, leaks 1 per 100ms — request of 1 at 250 ms
+leaky bucket: capacity 3, leaks 1 per 100 ms — request of 1 at 250 ms
 now: 250 ms
 elapsed since last update: now − last = 250 ms − 0 s = 250 ms
 level at last update: 3
@@ -164,7 +164,7 @@ func TestExplainFixedWindow(t *testing.T) {
 	cfg := limiter.Config{Kind: limiter.KindFixedWindow, Limit: 3, Window: time.Second}
 	got := explainAll(t, cfg, []req{{900 * ms, 1}, {900 * ms, 1}, {900 * ms, 1}, {950 * ms, 1}, {1000 * ms, 1}})
 	checkText(t, got, map[int]string{3: `
-fixed window: 3 per 1s — request of 1 at 950 ms
+fixed window: 3 per 1 s — request of 1 at 950 ms
 now: 950 ms
 window index: ⌊now ÷ window⌋ = ⌊950 ms ÷ 1 s⌋ = 0
 window: [index × window, (index + 1) × window) = [0 s, 1 s)
@@ -176,7 +176,7 @@ Retry-After header: seconds, rounded up, at least 1 = 1
 remaining: whole units that still fit now = 0
 → denied: retry after 50 ms (HTTP 429, Retry-After: 1)
 `, 4: `
-fixed window: 3 per 1s — request of 1 at 1 s
+fixed window: 3 per 1 s — request of 1 at 1 s
 now: 1 s
 window index: ⌊now ÷ window⌋ = ⌊1 s ÷ 1 s⌋ = 1
 window: [index × window, (index + 1) × window) = [1 s, 2 s)
@@ -193,7 +193,7 @@ func TestExplainSlidingWindowLog(t *testing.T) {
 	cfg := limiter.Config{Kind: limiter.KindSlidingWindowLog, Limit: 3, Window: time.Second}
 	got := explainAll(t, cfg, []req{{0, 1}, {400 * ms, 1}, {800 * ms, 1}, {1100 * ms, 1}, {1200 * ms, 1}})
 	checkText(t, got, map[int]string{3: `
-sliding window log: 3 per 1s — request of 1 at 1.1 s
+sliding window log: 3 per 1 s — request of 1 at 1.1 s
 now: 1.1 s
 window: entries e with now − e < window: e in (1.1 s − 1 s, 1.1 s] = (100 ms, 1.1 s]
 expired since last update: now − e ≥ window = 0 s
@@ -206,7 +206,7 @@ memory: one instant per admitted unit still in the window (at most limit) = 3 of
 remaining: whole units that still fit now = 0
 → allowed: 0 remaining
 `, 4: `
-sliding window log: 3 per 1s — request of 1 at 1.2 s
+sliding window log: 3 per 1 s — request of 1 at 1.2 s
 now: 1.2 s
 window: entries e with now − e < window: e in (1.2 s − 1 s, 1.2 s] = (200 ms, 1.2 s]
 expired since last update: now − e ≥ window = none
@@ -226,7 +226,7 @@ func TestExplainSlidingWindowCounter(t *testing.T) {
 	cfg := limiter.Config{Kind: limiter.KindSlidingWindowCounter, Limit: 4, Window: time.Second}
 	got := explainAll(t, cfg, []req{{0, 1}, {100 * ms, 1}, {200 * ms, 1}, {300 * ms, 1}, {1250 * ms, 1}, {1300 * ms, 1}})
 	checkText(t, got, map[int]string{4: `
-sliding window counter: 4 per 1s — request of 1 at 1.25 s
+sliding window counter: 4 per 1 s — request of 1 at 1.25 s
 now: 1.25 s
 window: [start, start + window) = [1 s, 2 s)
 elapsed in window: now − start = 1.25 s − 1 s = 250 ms
@@ -239,7 +239,7 @@ estimate after: 4
 remaining: whole units that still fit now = 0
 → allowed: 0 remaining
 `, 5: `
-sliding window counter: 4 per 1s — request of 1 at 1.3 s
+sliding window counter: 4 per 1 s — request of 1 at 1.3 s
 now: 1.3 s
 window: [start, start + window) = [1 s, 2 s)
 elapsed in window: now − start = 1.3 s − 1 s = 300 ms

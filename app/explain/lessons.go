@@ -93,7 +93,7 @@ func (r Result) f(name string) int64 { v, _ := r.Fact(name); return v }
 func FromLab(lesson string, lab *sim.Lab) Result {
 	r := Result{Lesson: lesson, Columns: []string{"lane", "allowed", "denied", "worst case"}}
 	for _, ln := range lab.Lanes() {
-		lr := LaneResult{Title: ln.Spec().Config.String(), Allowed: ln.Total().Allowed, Denied: ln.Total().Denied, Worst: ln.Worst()}
+		lr := LaneResult{Title: ConfigText(ln.Spec().Config), Allowed: ln.Total().Allowed, Denied: ln.Total().Denied, Worst: ln.Worst()}
 		for _, rec := range ln.History(nil) {
 			lr.MaxDelay = max(lr.MaxDelay, rec.Delay)
 		}
