@@ -321,7 +321,7 @@ func testLabLink(p *page) {
 	for i, c := range edgeConfigs {
 		id := fmt.Sprintf("#lane-%d", i)
 		f.waitValue(id+"-kind", string(c.Kind))
-		f.waitText(id+"-config", c.String())
+		f.waitText(id+"-config", []string{"fixed window: 10 per 1 s", "sliding window log: 10 per 1 s", "token bucket: 10/s, burst 10"}[i])
 	}
 	f.waitCount(".lane[id^=lane-]", 3)
 	f.waitValue("#lane-0-p1-num", "10")
