@@ -241,8 +241,9 @@ func rebase(debt, fromUnit, toUnit int64) int64 {
 }
 
 // newBucketMath validates a rate in tokens per second and a burst and returns
-// their exact arithmetic. The rate is read as the simplest fraction p/q
-// within 1e-12 of it (0.1 is one tenth, 1/3.0 is one third), q ≤ 1e9.
+// their exact arithmetic. The rate is read as a fraction p/q with q ≤ 1e9
+// (see rational): 0.1 as one tenth, 1/3.0 as one third, and any rate within
+// a relative 1e-9.
 func newBucketMath(rate float64, burst int) (*bucketMath, error) {
 	switch {
 	case math.IsNaN(rate):
@@ -263,9 +264,6 @@ func newBucketMath(rate float64, burst int) (*bucketMath, error) {
 		// 1e9: such a rate used to become 0 silently.
 		return nil, errorf("rate %g is below 1e-9 and would round to 0; want 0 or tokens per second in [1e-9, 1e9] or +Inf", rate)
 	}
-	if q > maxUnits/int64(time.Second) {
-		return nil, errorf("rate %g needs a denominator above 1e9; want a rate with at most 9 significant decimals", rate)
-	}
 	b := bucketMath{perNs: p, unit: q * 1e9, burst: int64(burst), rate: rate}
 	if p == 0 {
 		b.unit = 1e9
@@ -276,8 +274,11 @@ func newBucketMath(rate float64, burst int) (*bucketMath, error) {
 	return params(b), nil
 }
 
-// rational returns the simplest fraction p/q (continued fractions) within a
-// relative 1e-12 of x ≥ 0, with q ≤ 1e9.
+// rational returns the fraction p/q, q ≤ 1e9, for x ≥ 0: the first
+// convergent of x's continued fraction within a relative 1e-12 of x (the
+// simplest such fraction: 0.1 is 1/10, 1/3.0 is 1/3), or, when none with q ≤
+// 1e9 is, the last convergent with q ≤ 1e9, which is within 1/(q × 1e9) of x,
+// a relative error below 1e-9 (1.5e-9, for instance, becomes 1/666666667).
 func rational(x float64) (p, q int64) {
 	if x == 0 {
 		return 0, 1

@@ -8,6 +8,8 @@ import "time"
 // around a boundary (limit at the end of one window, limit at the start of
 // the next): that is the algorithm, and the cost of its O(1) memory. GitHub's
 // REST API (5000 requests per hour, reset at a fixed instant) works this way.
+//
+// Create one with [NewFixedWindow]: the zero value is not usable.
 type FixedWindow struct {
 	header // lock, used flag, Keyed bookkeeping
 	limit  int64

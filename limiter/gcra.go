@@ -15,6 +15,8 @@ import "time"
 // numerator, see bucketMath), so an emission interval that is not a whole
 // number of nanoseconds (rate 3/s: 333 333 333⅓ ns) is never rounded; the
 // state is 48 bytes, as the token bucket's.
+//
+// Create one with [NewGCRA]: the zero value is not usable.
 type GCRA struct {
 	header             // lock, used flag, Keyed bookkeeping
 	m      *bucketMath // shared, immutable parameters

@@ -17,11 +17,24 @@ func RetryAfterSeconds(d Decision) string {
 }
 
 // RateLimitHeaders returns the values of the RateLimit-Limit,
-// RateLimit-Remaining and RateLimit-Reset headers (IETF httpapi
-// "RateLimit header fields", draft 07 and earlier) for a decision: the limit,
-// the units remaining, and ResetAfter in whole seconds rounded up, at least 1.
+// RateLimit-Remaining and RateLimit-Reset fields of the IETF httpapi draft
+// "RateLimit header fields for HTTP" (drafts 00 to 06; draft 07 merged them
+// into one RateLimit field) for a decision: the limit, the units remaining
+// (≥ 0), and the seconds until the reset, rounded up, at least 1. The reset
+// is ResetAfter, except for a denial that has a Retry-After: there it is
+// RetryAfter, since the draft asks that a response with both fields name
+// the same point in time in each. reset is "" when that wait is Never (rate
+// 0: the quota never comes back), where no reset applies and the field is
+// best left out.
 func RateLimitHeaders(d Decision) (limit, remaining, reset string) {
-	return strconv.Itoa(d.Limit), strconv.Itoa(max(d.Remaining, 0)), strconv.FormatInt(headerSeconds(d.ResetAfter), 10)
+	w := d.ResetAfter
+	if !d.Allowed && d.RetryAfter != Never {
+		w = d.RetryAfter
+	}
+	if w != Never {
+		reset = strconv.FormatInt(headerSeconds(w), 10)
+	}
+	return strconv.Itoa(d.Limit), strconv.Itoa(max(d.Remaining, 0)), reset
 }
 
 func headerSeconds(d time.Duration) int64 {

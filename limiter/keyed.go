@@ -18,17 +18,22 @@ type Factory func(key string) (Strategy, error)
 // endpoint), created on first use from a Factory. It is safe for concurrent
 // use: keys live in a sharded map and each key has its own lock, so requests
 // for unrelated keys never wait on each other, and two concurrent first
-// requests for one key share one strategy.
+// requests for one key share one strategy. The factory runs with no lock
+// held (it may be slow, or call the Keyed itself); for two concurrent first
+// requests of one key it may run twice, and only one result is kept.
 //
 // Idle keys are evicted by Sweep, and by an amortised sweep (no goroutine):
 // every SweepEvery requests, and at each new key, it examines a bounded
 // number of keys of one shard (shards in turn, from a random place in the
 // shard), so its cost per request is a small constant whatever the number of
-// keys. It evicts only keys already fresh IdleTTL before the sweeping
-// request's instant, so requests stamped up to IdleTTL out of order are safe.
-// A key is removed only when it has had no request for IdleTTL and its state
-// equals a fresh strategy's, so evicting never changes a later decision: a
-// client in debt keeps its debt.
+// keys. A key is removed only when it has had no request for IdleTTL and
+// its state equals a fresh strategy's, so evicting never changes a later
+// decision: a client in debt keeps its debt. Requests reach a Keyed slightly
+// out of order (each goroutine reads the clock before it takes any lock), so
+// the amortised sweep, which runs among them, evicts at now only keys
+// already fresh at now − max(IdleTTL, EvictionSlack): a request stamped up
+// to that long before the sweeping one decides as if its key had never been
+// evicted. Sweep keeps no margin (see there).
 //
 // Memory: the strategies of this package are held directly as map entries
 // (their lock is the key's lock), and token buckets, GCRA and leaky buckets
@@ -36,6 +41,8 @@ type Factory func(key string) (Strategy, error)
 // GCRA or leaky bucket key costs its map slot and a 48-byte state (GCRA
 // keeps its exact TAT as a lead over its latest instant; 8 bytes more would
 // fall in Go's 64-byte size class).
+//
+// Create one with [NewKeyed]: the zero value is not usable.
 type Keyed struct {
 	factory Factory
 	ttl     time.Duration
@@ -189,7 +196,9 @@ func adopt(s Strategy) *header {
 // KeyedOptions configures a Keyed limiter. The zero value is usable.
 type KeyedOptions struct {
 	// IdleTTL is how long a key must go without requests before it may be
-	// evicted; ≥ 0. 0 means keys are evicted as soon as they are fresh.
+	// evicted; ≥ 0. 0 means keys may be evicted as soon as they are fresh
+	// (by Sweep; the amortised sweep waits until they have been fresh for
+	// EvictionSlack).
 	IdleTTL time.Duration
 	// SweepEvery is the number of requests between two steps of the
 	// amortised sweep, each of which examines up to 64 keys of one shard
@@ -298,17 +307,27 @@ func (h *header) allowForeign(now Instant, n int) (d Decision, ok bool, err erro
 	return d, true, err
 }
 
-// sweepSome examines up to max keys of sh, from a random place (Go's map
-// iteration order), with sh.mu held, for the amortised sweep. Requests reach
-// the limiter slightly out of order (each goroutine reads the clock before it
-// gets here), so it evicts only keys that were already fresh IdleTTL before
-// now: a later request stamped up to IdleTTL before now still finds the same
-// decision as without eviction.
-func (k *Keyed) sweepSome(sh *shard, now Instant, max int) int {
-	at := now - k.ttl
+// EvictionSlack is the amortised sweep's least margin: it evicts a key at
+// now only if the key was already fresh at now − max(IdleTTL,
+// EvictionSlack), so that requests stamped up to that long before the
+// sweeping request, still on their way to the Keyed, decide as they would
+// without eviction.
+const EvictionSlack = time.Second
+
+// freshSince is the instant at which a key must already have been fresh to
+// be evicted at now.
+func (k *Keyed) freshSince(now Instant) Instant {
+	at := now - max(k.ttl, EvictionSlack)
 	if at > now { // overflow
 		at = minInstant
 	}
+	return at
+}
+
+// sweepSome examines up to max keys of sh, from a random place (Go's map
+// iteration order), with sh.mu held, for the amortised sweep.
+func (k *Keyed) sweepSome(sh *shard, now Instant, max int) int {
+	at := k.freshSince(now)
 	evicted := 0
 	for key, h := range sh.m {
 		if max == 0 {
@@ -340,18 +359,23 @@ func (k *Keyed) shard(key string) *shard {
 }
 
 // create returns the entry of a key not found, creating it from the factory.
+// The factory runs with no lock held, so a slow factory delays only its own
+// key's first requests, and a factory may call the Keyed's methods (Len,
+// State, another key's AllowNAt). Two first requests for one key may both
+// call it; the entry inserted first is the key's, and the other result is
+// dropped before it is used.
 func (k *Keyed) create(sh *shard, now Instant, key string) (*header, error) {
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if h := sh.m[key]; h != nil {
-		return h, nil
-	}
 	s, err := k.factory(key)
 	if err != nil {
 		return nil, err
 	}
 	if s == nil || isNilPointer(s) {
 		return nil, errorf("factory returned no strategy for key %q; want a strategy or an error", key)
+	}
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if h := sh.m[key]; h != nil {
+		return h, nil
 	}
 	if k.every > 0 {
 		// Each new key pays for examining a few others, so the amortised
@@ -366,9 +390,12 @@ func (k *Keyed) create(sh *shard, now Instant, key string) (*header, error) {
 const minInstant = Instant(-1 << 63)
 
 // Sweep evicts, at now, every key idle for at least IdleTTL whose state
-// equals a fresh strategy's, and returns how many it evicted. Later requests
-// must be stamped at or after now (as they are when now is the clock's
-// current instant): a key fresh at now may not have been fresh earlier.
+// equals a fresh strategy's at now, and returns how many it evicted. Unlike
+// the amortised sweep it keeps no margin: later requests must be stamped at
+// or after now, or a request stamped before now may find an evicted key
+// fresh where it was not (a key fresh at now may not have been fresh
+// earlier). Call it where no request is in flight, or with an instant at
+// least EvictionSlack older than the clock's.
 func (k *Keyed) Sweep(now Instant) int {
 	evicted := 0
 	for i := range k.shards {

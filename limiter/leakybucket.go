@@ -12,6 +12,8 @@ import "time"
 // As a meter it makes the decisions of a token bucket with burst = capacity
 // and rate = 1/leak interval. The level is kept in integer nanoseconds of
 // water (one unit = one leak interval), so it is exact.
+//
+// Create one with [NewLeakyBucket]: the zero value is not usable.
 type LeakyBucket struct {
 	header             // lock, used flag, Keyed bookkeeping
 	m      *bucketMath // shared, immutable parameters (m.interval is the leak interval)
@@ -95,11 +97,16 @@ func (lb *LeakyBucket) decideLocked(now Instant, n int) outcome {
 
 // leakyFill fills in d (zero) with the bucket's Decision plus, for an
 // admitted request, its queue Delay: (level after − 1) × leak interval, the
-// water being kept in nanoseconds of leaking.
+// water being kept in nanoseconds of leaking. Like the other waits, Delay
+// counts from the request's own instant: a stale request, evaluated at a
+// later instant, joins the queue there, so it is served that much later.
 func leakyFill(d *Decision, o outcome, now Instant, n int) {
 	o.fill(d, now, n)
 	if o.ok && n > 0 {
 		d.Delay = max(time.Duration(o.next)-o.m.interval, 0)
+		if lag := o.at - now; lag > 0 {
+			d.Delay = min(d.Delay, Never-1-lag) + lag // below Never, which means "not admitted"
+		}
 	}
 }
 

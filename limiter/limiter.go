@@ -43,6 +43,8 @@ type Decision struct {
 	ResetAfter time.Duration
 	// Delay is how long an admitted request waits in the queue before it is
 	// served, for shaping strategies (leaky bucket as a queue); 0 otherwise.
+	// Like RetryAfter it counts from the request's own instant: a stale
+	// request joins the queue at the instant it is evaluated at.
 	Delay time.Duration
 }
 
@@ -210,8 +212,8 @@ func floorDiv(a, b int64) int64 {
 // count from the caller's now. A stale request (now < at) is evaluated at at,
 // so the same request is allowed only at a stamp ≥ at + RetryAfter, and the
 // limiter is fresh again only at at + ResetAfter: the caller must wait
-// at − now longer than the waits measured from at. Delay stays measured from
-// at, where the request joins the queue.
+// at − now longer than the waits measured from at. (A leaky bucket's Delay
+// counts from now too; see leakyFill.)
 func (d Decision) waitsFrom(now, at Instant) Decision {
 	if lag := at - now; lag > 0 {
 		d.RetryAfter, d.ResetAfter = addLag(d.RetryAfter, lag), addLag(d.ResetAfter, lag)

@@ -357,8 +357,8 @@ func propWaitsAreExact(t *rapid.T) {
 
 // propStaleIsLatestAdmitted: a request stamped before the latest instant
 // admitted is decided exactly as if stamped at that instant (same decision,
-// same Remaining; its waits are longer by the lag, since they count from its
-// own stamp). So a stale stamp never re-credits tokens or un-expires entries:
+// same Remaining; its waits, a leaky bucket's queue Delay too, are longer by
+// the lag, since they count from its own stamp). So a stale stamp never re-credits tokens or un-expires entries:
 // it never gets more than the same request at the limiter's latest instant.
 //
 // "The latest instant admitted", not "seen": a denied request changes no
@@ -383,6 +383,9 @@ func propStaleIsLatestAdmitted(t *rapid.T) {
 		}
 		if want.ResetAfter > 0 && want.ResetAfter != limiter.Never {
 			want.ResetAfter += lag
+		}
+		if want.Allowed && tr[i].n > 0 && c.Kind == limiter.KindLeakyBucket {
+			want.Delay += lag // joins the queue at the latest admitted instant
 		}
 		if ds[i] != want {
 			t.Fatalf("%v: step %d %v decided %+v; stamped at %d ns (latest admitted) %+v", c, i, tr[i], ds[i], eff[i], dc[i])

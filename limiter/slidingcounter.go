@@ -14,6 +14,8 @@ import "time"
 // just before. Only admitted units are counted, so a flood of denied requests
 // does not lock a client out of the next window. It admits at most
 // 2 × limit − 1 in any window length, with two counters of memory.
+//
+// Create one with [NewSlidingWindowCounter]: the zero value is not usable.
 type SlidingWindowCounter struct {
 	header // lock, used flag, Keyed bookkeeping
 	limit  int64

@@ -11,6 +11,8 @@ import (
 // now − e < window, so it stops counting at exactly e + window. It never
 // admits more than limit in any window of length window, at the cost of
 // O(limit) memory per client: the log is a ring buffer of limit instants.
+//
+// Create one with [NewSlidingWindowLog]: the zero value is not usable.
 type SlidingWindowLog struct {
 	header // lock, used flag, Keyed bookkeeping
 	limit  int

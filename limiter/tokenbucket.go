@@ -9,6 +9,8 @@ package limiter
 // Arithmetic is exact: the rate is held as a fraction of whole numbers and
 // time in integer nanoseconds, so decisions match exact arithmetic on
 // millisecond inputs (at rate 3/s, 3 tokens are back after exactly 1 s).
+//
+// Create one with [NewTokenBucket]: the zero value is not usable.
 type TokenBucket struct {
 	header             // lock, used flag, Keyed bookkeeping
 	m      *bucketMath // shared, immutable parameters

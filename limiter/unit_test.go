@@ -397,10 +397,19 @@ func TestHTTPHeaders(t *testing.T) {
 		d    limiter.Decision
 		want string
 	}{
-		{limiter.Decision{Limit: 10, Remaining: 3, ResetAfter: 1500 * msec}, "10 3 2"},
-		{limiter.Decision{Limit: 10, Remaining: 10, ResetAfter: 0}, "10 10 1"},
-		{limiter.Decision{Limit: 5, Remaining: -1, ResetAfter: 2 * time.Second}, "5 0 2"},
-		{limiter.Decision{Limit: 1, Remaining: 0, ResetAfter: time.Nanosecond}, "1 0 1"},
+		{limiter.Decision{Allowed: true, Limit: 10, Remaining: 3, ResetAfter: 1500 * msec}, "10 3 2"},
+		{limiter.Decision{Allowed: true, Limit: 10, Remaining: 10, ResetAfter: 0}, "10 10 1"},
+		{limiter.Decision{Allowed: true, Limit: 5, Remaining: -1, ResetAfter: 2 * time.Second}, "5 0 2"},
+		{limiter.Decision{Allowed: true, Limit: 1, Remaining: 0, ResetAfter: time.Nanosecond}, "1 0 1"},
+		// A denial's reset is its Retry-After (the draft: both name the same
+		// point in time), not the time until the bucket is full again.
+		{limiter.Decision{Limit: 5, Remaining: 0, RetryAfter: time.Second, ResetAfter: 5 * time.Second}, "5 0 1"},
+		{limiter.Decision{Limit: 5, Remaining: 0, RetryAfter: 2500 * msec, ResetAfter: 5 * time.Second}, "5 0 3"},
+		// n above the limit: no Retry-After, so the reset is ResetAfter.
+		{limiter.Decision{Limit: 5, Remaining: 2, RetryAfter: limiter.Never, ResetAfter: 3 * time.Second}, "5 2 3"},
+		// Rate 0: the quota never comes back, so no reset field.
+		{limiter.Decision{Allowed: true, Limit: 5, Remaining: 4, ResetAfter: limiter.Never}, "5 4 "},
+		{limiter.Decision{Limit: 5, Remaining: 0, RetryAfter: limiter.Never, ResetAfter: limiter.Never}, "5 0 "},
 	} {
 		l, r, reset := limiter.RateLimitHeaders(tc.d)
 		if got := strings.Join([]string{l, r, reset}, " "); got != tc.want {
@@ -529,6 +538,78 @@ func TestKeyedAmortisedSweep(t *testing.T) {
 		keyedAllow(t, k, 2500*msec, "other", 0)
 	}
 	wantDecision(t, "late at 1.8 s", keyedAllow(t, k, 1800*msec, "late", 1), limiter.Decision{Limit: 1, Remaining: 0, RetryAfter: 200 * msec, ResetAfter: 200 * msec})
+}
+
+// With IdleTTL 0 (the zero options) the amortised sweep still keeps a key
+// until it has been fresh for EvictionSlack (1 s): "debtor" (fresh again at
+// 1 s) survives sweeps at 1.5 s, so its request stamped 0.9 s, late on its
+// way, keeps its debt (denied; evicted, it would have found a full bucket);
+// sweeps at 2.5 s evict it.
+func TestKeyedAmortisedSweepSlack(t *testing.T) {
+	if limiter.EvictionSlack != time.Second {
+		t.Fatalf("EvictionSlack = %v; this test is written for 1 s", limiter.EvictionSlack)
+	}
+	k := newKeyed(t, func(string) (limiter.Strategy, error) { return limiter.NewTokenBucket(1, 1) },
+		limiter.KeyedOptions{SweepEvery: 1})
+	keyedAllow(t, k, 0, "debtor", 1)
+	for range 64 { // one step per shard
+		keyedAllow(t, k, 1500*msec, "other", 0)
+	}
+	if k.Len() != 2 {
+		t.Errorf("after sweeps at 1.5 s: Len = %d, want 2 (debtor fresh only since 1 s)", k.Len())
+	}
+	wantDecision(t, "debtor at 0.9 s", keyedAllow(t, k, 900*msec, "debtor", 1), limiter.Decision{Limit: 1, Remaining: 0, RetryAfter: 100 * msec, ResetAfter: 100 * msec})
+	for range 64 {
+		keyedAllow(t, k, 2500*msec, "other", 0)
+	}
+	if k.Len() != 1 {
+		t.Errorf("after sweeps at 2.5 s: Len = %d, want 1 (debtor evicted)", k.Len())
+	}
+}
+
+// The factory runs with no lock held: while it is busy with one key, other
+// keys of every shard decide, and the factory may call the Keyed itself.
+func TestKeyedFactoryHoldsNoLock(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	var k *limiter.Keyed
+	k = newKeyed(t, func(key string) (limiter.Strategy, error) {
+		if key == "slow" {
+			close(entered)
+			<-release
+		}
+		_ = k.Len() // would deadlock if the factory ran under a shard lock
+		return limiter.NewTokenBucket(1, 2)
+	}, limiter.KeyedOptions{SweepEvery: -1})
+	for i := range 200 {
+		keyedAllow(t, k, 0, fmt.Sprint("client-", i), 1)
+	}
+	done := make(chan limiter.Decision)
+	go func() {
+		d, _ := k.AllowNAt(0, "slow", 1)
+		done <- d
+	}()
+	<-entered
+	// 200 keys over 64 shards: "slow"'s shard is among them. Each decides
+	// while the factory waits (a hang here is the bug).
+	for i := range 200 {
+		wantDecision(t, "client during the slow factory", keyedAllow(t, k, 0, fmt.Sprint("client-", i), 1),
+			limiter.Decision{Allowed: true, Limit: 2, Remaining: 0, ResetAfter: 2 * time.Second})
+	}
+	close(release)
+	wantDecision(t, "slow", <-done, limiter.Decision{Allowed: true, Limit: 2, Remaining: 1, ResetAfter: time.Second})
+	if k.Len() != 201 {
+		t.Errorf("Len = %d, want 201", k.Len())
+	}
+}
+
+// A leaky bucket's queue Delay counts from the request's own instant, like
+// its other waits: b, stamped 1 s but evaluated at 2 s (after a, admitted at
+// 2 s and served then), is served one leak interval after a, at 3 s: 2 s
+// after its stamp.
+func TestLeakyDelayStale(t *testing.T) {
+	lb, _ := limiter.NewLeakyBucket(3, time.Second)
+	wantDecision(t, "a at 2 s", mustAllow(t, lb, 2*time.Second, 1), limiter.Decision{Allowed: true, Limit: 3, Remaining: 2, ResetAfter: time.Second})
+	wantDecision(t, "b stamped 1 s", mustAllow(t, lb, time.Second, 1), limiter.Decision{Allowed: true, Limit: 3, Remaining: 1, ResetAfter: 3 * time.Second, Delay: 2 * time.Second})
 }
 
 // Regression: a peek (n = 0) was denied, with Remaining below 0 for the fixed
