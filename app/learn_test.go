@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ratelab/ratelab/app/explain"
@@ -54,6 +55,38 @@ func TestTokensLeft(t *testing.T) {
 	for x, want := range map[float64]string{1: "1 token left", 0.5: "0.5 tokens left", 0: "0 tokens left", 2: "2 tokens left"} {
 		if got := tokensLeft(x); got != want {
 			t.Errorf("tokensLeft(%v) = %q, want %q", x, got, want)
+		}
+	}
+}
+
+// Lesson 6: the same request 21 (t = 0, the bucket's 21st unit) waits 2 s in
+// the queue lane and passes at once in the meter lane (nginx nodelay), in
+// the mark's name and in the inspector.
+func TestLessonQueueVersusMeter(t *testing.T) {
+	l, _ := explain.LessonByID("queue-vs-meter")
+	r := newLessonRun(l)
+	r.start()
+	r.finish()
+	for _, c := range []struct {
+		lane           int
+		label, verdict string
+		queueStep      bool
+	}{
+		{0, "request 21 at 0.00 s: allowed, waits 2.00 s", "allowed: 0 remaining, served after 2 s in a queue", true},
+		{1, "request 21 at 0.00 s: allowed", "allowed: 0 remaining", false},
+	} {
+		e, rec, err := r.explainMark(c.lane, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := markLabel(20, rec); got != c.label {
+			t.Errorf("lane %d: label %q, want %q", c.lane+1, got, c.label)
+		}
+		if e.Verdict != c.verdict {
+			t.Errorf("lane %d: verdict %q, want %q", c.lane+1, e.Verdict, c.verdict)
+		}
+		if got := strings.Contains(e.Text(), "queue delay"); got != c.queueStep {
+			t.Errorf("lane %d: queue delay step shown %v, want %v:\n%s", c.lane+1, got, c.queueStep, e.Text())
 		}
 	}
 }

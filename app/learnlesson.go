@@ -179,6 +179,9 @@ func (v *lessonView) laneStrip(i int, ln *sim.Lane) app.UI {
 		if k == stop {
 			tab = 0
 		}
+		if r.meter(i) {
+			rec.Delay = 0 // a meter: admitted requests pass at once
+		}
 		marks = append(marks, app.Elem("span").ID("mark-"+strconv.Itoa(i)+"-"+strconv.Itoa(k)).Class(cls).
 			Role("button").TabIndex(tab).Attr("aria-label", markLabel(k, rec)).Title(markLabel(k, rec)).
 			DataSet("lane", i).DataSet("k", k).Text(sym))

@@ -176,7 +176,18 @@ func (r *lessonRun) explainMark(lane, k int) (explain.Explanation, sim.Record, e
 	if r.lab == nil || lane < 0 || lane >= len(r.lab.Lanes()) {
 		return explain.Explanation{}, sim.Record{}, fmt.Errorf("no lane %d", lane+1)
 	}
-	return explainRecord(r.lab.Lanes()[lane], k)
+	e, rec, err := explainRecord(r.lab.Lanes()[lane], k)
+	if r.meter(lane) {
+		e, rec.Delay = e.AsMeter(), 0
+	}
+	return e, rec, err
+}
+
+// meter reports that the lesson uses lane i's leaky bucket as a meter (nginx
+// nodelay): its admitted requests pass at once, whatever queue delay the
+// limiter reports for them.
+func (r *lessonRun) meter(i int) bool {
+	return i < len(r.lesson.Shaping) && !r.lesson.Shaping[i]
 }
 
 // explainRecord replays the client of record k of ln and explains it.

@@ -2,6 +2,7 @@ package explain
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -192,21 +193,38 @@ func (x *explainer) waits(retryFormula string) {
 	x.step("remaining", "whole units that still fit now", itoa(d.Remaining))
 }
 
-func (x *explainer) verdict() {
-	d := x.in.Decision
-	switch x.e.Outcome {
+func (x *explainer) verdict() { x.e.Verdict = verdictOf(x.e.Outcome, x.in.Decision) }
+
+// verdictOf says a decision in one sentence.
+func verdictOf(o Outcome, d limiter.Decision) string {
+	switch o {
 	case Peek:
-		x.e.Verdict = fmt.Sprintf("peek: allowed, nothing taken, %d remaining", d.Remaining)
+		return fmt.Sprintf("peek: allowed, nothing taken, %d remaining", d.Remaining)
 	case Allowed:
-		x.e.Verdict = fmt.Sprintf("allowed: %d remaining", d.Remaining)
+		v := fmt.Sprintf("allowed: %d remaining", d.Remaining)
 		if d.Delay > 0 {
-			x.e.Verdict += fmt.Sprintf(", served after %s in a queue", dur(d.Delay))
+			v += fmt.Sprintf(", served after %s in a queue", dur(d.Delay))
 		}
+		return v
 	case Denied:
-		x.e.Verdict = fmt.Sprintf("denied: retry after %s (HTTP 429, Retry-After: %s)", dur(d.RetryAfter), limiter.RetryAfterSeconds(d))
+		return fmt.Sprintf("denied: retry after %s (HTTP 429, Retry-After: %s)", dur(d.RetryAfter), limiter.RetryAfterSeconds(d))
 	case Never:
-		x.e.Verdict = "denied for good: retrying never helps (HTTP 429 without Retry-After)"
+		return "denied for good: retrying never helps (HTTP 429 without Retry-After)"
 	}
+	return ""
+}
+
+// queueStep labels a leaky bucket's queue delay step.
+const queueStep = "queue delay (as a queue; a meter passes it at once)"
+
+// AsMeter is e for a leaky bucket used as a meter (nginx limit_req with
+// nodelay): the same decision, but an admitted request passes at once, so
+// there is no queue delay step and the verdict names no wait.
+func (e Explanation) AsMeter() Explanation {
+	e.Steps = slices.DeleteFunc(slices.Clone(e.Steps), func(s Step) bool { return s.Label == queueStep })
+	e.Decision.Delay = 0
+	e.Verdict = verdictOf(e.Outcome, e.Decision)
+	return e
 }
 
 func (x *explainer) tokenBucket() {
@@ -264,7 +282,7 @@ func (x *explainer) leakyBucket() {
 	x.test(fmt.Sprintf("level + n ≤ capacity: %s + %d ≤ %d", Usage(in.Before.Level), in.N, c.Capacity))
 	if x.e.Outcome == Allowed {
 		x.step("level after", fmt.Sprintf("%s + %d", Usage(in.Before.Level), in.N), Usage(in.After.Level))
-		x.step("queue delay (as a queue; a meter passes it at once)", fmt.Sprintf("(level after − 1) × leak interval = (%s − 1) × %s",
+		x.step(queueStep, fmt.Sprintf("(level after − 1) × leak interval = (%s − 1) × %s",
 			Usage(in.After.Level), dur(c.LeakInterval)), dur(in.Decision.Delay))
 	}
 	x.waits(fmt.Sprintf("(level + n − capacity) × leak interval = (%s + %d − %d) × %s", Usage(in.Before.Level), in.N, c.Capacity, dur(c.LeakInterval)))
