@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -177,7 +178,10 @@ type Lab struct {
 	ids   map[string]int    // client → id, in order of first request
 	names []string          // id → client
 	tiers map[string]string // client → tier
-	focus string
+	// factors holds the multiple SetTier gave each tier; a tier the setup
+	// came with (a link) has its multiple read from a lane (tierFactor).
+	factors map[string]float64
+	focus   string
 	// horizon is the instant the lab is moving to (charts skip sampling
 	// buckets that will be overwritten before it).
 	horizon Instant
@@ -494,30 +498,97 @@ func (l *Lab) rebuild() error {
 }
 
 // AddLane appends a lane, replayed so far so that it has seen exactly the
-// requests the other lanes have.
+// requests the other lanes have. A spec with no tiers gets every tier of
+// the lab, at the tier's multiple of its own Config (see SetTier).
 func (l *Lab) AddLane(spec LaneSpec) error {
 	if len(l.setup.Lanes) >= MaxLanes {
 		return fmt.Errorf("lanes: already %d lanes; want at most %d", len(l.setup.Lanes), MaxLanes)
 	}
+	spec = spec.clone()
+	if spec.Tiers == nil {
+		names := l.TierNames()
+		factors := make([]float64, len(names))
+		for k, name := range names {
+			factors[k] = l.tierFactor(name)
+		}
+		var err error
+		if spec, err = retier(spec, names, factors); err != nil {
+			return fmt.Errorf("lane %d: %w", len(l.setup.Lanes)+1, err)
+		}
+	}
 	if err := spec.validate(); err != nil {
 		return fmt.Errorf("lane %d: %w", len(l.setup.Lanes)+1, err)
 	}
-	l.setup.Lanes = append(l.setup.Lanes, spec.clone())
+	l.setup.Lanes = append(l.setup.Lanes, spec)
 	return l.rebuild()
 }
 
 // SetLane replaces lane i's strategy and replays the run so far through it,
 // as if it had had these parameters from the start (every lane keeps seeing
-// the same requests).
+// the same requests). When the Config changes and the tiers do not, each
+// tier is set again at its multiple of the new Config, so that a tier keeps
+// the lane's strategy and its share of the budget.
 func (l *Lab) SetLane(i int, spec LaneSpec) error {
 	if err := l.checkLane(i); err != nil {
 		return err
 	}
+	old := l.setup.Lanes[i]
+	spec = spec.clone()
+	if spec.Config != old.Config && maps.Equal(spec.Tiers, old.Tiers) {
+		names := slices.Sorted(maps.Keys(old.Tiers))
+		factors := make([]float64, len(names))
+		for k, name := range names {
+			factors[k] = l.laneTierFactor(old, name)
+		}
+		var err error
+		if spec, err = retier(spec, names, factors); err != nil {
+			return fmt.Errorf("lane %d: %w", i+1, err)
+		}
+	}
 	if err := spec.validate(); err != nil {
 		return fmt.Errorf("lane %d: %w", i+1, err)
 	}
-	l.setup.Lanes[i] = spec.clone()
+	l.setup.Lanes[i] = spec
 	return l.rebuild()
+}
+
+// retier gives spec the tiers names, each at its factor × spec.Config.
+func retier(spec LaneSpec, names []string, factors []float64) (LaneSpec, error) {
+	if len(names) == 0 {
+		return spec, nil
+	}
+	spec.Tiers = make(map[string]limiter.Config, len(names))
+	for k, name := range names {
+		c, err := ScaleConfig(spec.Config, factors[k])
+		if err != nil {
+			return spec, fmt.Errorf("tier %s: %w", name, err)
+		}
+		spec.Tiers[name] = c
+	}
+	return spec, nil
+}
+
+// tierFactor is tier name's multiple: the one SetTier gave it, or else the
+// one the first lane that has it shows (a tier that came with a link).
+func (l *Lab) tierFactor(name string) float64 {
+	if f, ok := l.factors[name]; ok {
+		return f
+	}
+	for _, s := range l.setup.Lanes {
+		if _, ok := s.Tiers[name]; ok {
+			return FactorOf(s.Config, s.Tiers[name])
+		}
+	}
+	return 1
+}
+
+// laneTierFactor is tier name's multiple in lane spec s: SetTier's, or the
+// one s shows.
+func (l *Lab) laneTierFactor(s LaneSpec, name string) float64 {
+	if f, ok := l.factors[name]; ok {
+		return f
+	}
+	return FactorOf(s.Config, s.Tiers[name])
 }
 
 // DuplicateLane inserts a copy of lane i after it.
@@ -570,7 +641,8 @@ func (l *Lab) checkLane(i int) error {
 
 // SetSameBudget sets every lane, keeping its kind, to the budget "limit
 // requests per window" (see SameBudget), sets the worst-case window to
-// window, and replays the run so far. Tiers are kept unchanged.
+// window, and replays the run so far. Each tier is set again at its multiple
+// of the new budget.
 func (l *Lab) SetSameBudget(limit int, window time.Duration) error {
 	lanes := l.setup.clone().Lanes
 	for i := range lanes {
@@ -578,7 +650,15 @@ func (l *Lab) SetSameBudget(limit int, window time.Duration) error {
 		if err != nil {
 			return err
 		}
+		names := slices.Sorted(maps.Keys(lanes[i].Tiers))
+		factors := make([]float64, len(names))
+		for k, name := range names {
+			factors[k] = l.laneTierFactor(lanes[i], name)
+		}
 		lanes[i].Config = c
+		if lanes[i], err = retier(lanes[i], names, factors); err != nil {
+			return fmt.Errorf("lane %d: %w", i+1, err)
+		}
 	}
 	l.setup.Lanes, l.setup.Worst = lanes, window
 	return l.rebuild()
@@ -626,8 +706,9 @@ func (l *Lab) ExportCSV(w io.Writer) error {
 
 // SetTier gives every lane a tier named name whose budget is factor times
 // the lane's own Config (see ScaleConfig), and replays the run so far.
-// Clients whose Tier is name then get it. factor 0 removes the tier. Changing
-// a lane's Config later does not rescale its tiers: call SetTier again.
+// Clients whose Tier is name then get it. factor 0 removes the tier. The lab
+// keeps the multiple: a lane added later gets the tier, and a lane whose
+// Config changes (SetLane, SetSameBudget) gets it again at that multiple.
 func (l *Lab) SetTier(name string, factor float64) error {
 	switch name {
 	case "":
@@ -654,7 +735,18 @@ func (l *Lab) SetTier(name string, factor float64) error {
 		lanes[i].Tiers[name] = c
 	}
 	l.setup.Lanes = lanes
-	return l.rebuild()
+	if err := l.rebuild(); err != nil {
+		return err
+	}
+	if l.factors == nil {
+		l.factors = map[string]float64{}
+	}
+	if factor == 0 {
+		delete(l.factors, name)
+	} else {
+		l.factors[name] = factor
+	}
+	return nil
 }
 
 // TierNames returns the names of the tiers any lane defines, sorted.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -301,13 +303,21 @@ func TestLaneOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 	lab.AdvanceTo(3 * time.Second)
-	full, _ := New(mixedSetup(t), nil, Options{})
+	// The added lane (a fixed window of 10 per 1 s) gets the lab's tier pro
+	// at its multiple, 5× (lane 1: token bucket 10/s, pro 50/s).
+	fs := mixedSetup(t)
+	pro := limiter.Config{Kind: limiter.KindFixedWindow, Limit: 50, Window: time.Second}
+	fs.Lanes[3].Tiers = map[string]limiter.Config{"pro": pro}
+	full, _ := New(fs, nil, Options{})
 	full.AdvanceTo(3 * time.Second)
 	want := snap(full).Lanes
 
 	// An added lane has seen exactly what the others have.
 	if err := lab.AddLane(mixedSetup(t).Lanes[3]); err != nil {
 		t.Fatal(err)
+	}
+	if got := lab.Setup().Lanes[3].Tiers; !reflect.DeepEqual(got, fs.Lanes[3].Tiers) {
+		t.Errorf("added lane's tiers = %v; want %v", got, fs.Lanes[3].Tiers)
 	}
 	if got := snap(lab).Lanes[3]; !reflect.DeepEqual(got, want[3]) {
 		t.Errorf("added lane = %+v; want %+v", got.Total, want[3].Total)
@@ -774,5 +784,78 @@ func TestSetTierNames(t *testing.T) {
 	}
 	if err := lab.SetTier("pro", 2); err != nil || !reflect.DeepEqual(lab.TierNames(), []string{"pro"}) {
 		t.Errorf("SetTier(pro): %v, tiers %v", err, lab.TierNames())
+	}
+}
+
+// A tier is a multiple of each lane's budget, and stays one: a lane added
+// later gets it, and a lane whose strategy or budget changes gets it again
+// at the same multiple (the tier of a lane switched from token bucket to
+// leaky bucket is a leaky bucket). The multiple is SetTier's, or, for a
+// tier that came with the setup (a link), the one its first lane shows.
+func TestTiersFollowLanes(t *testing.T) {
+	tb := limiter.Config{Kind: limiter.KindTokenBucket, Rate: 10, Burst: 10}
+	fw := limiter.Config{Kind: limiter.KindFixedWindow, Limit: 10, Window: time.Second}
+	s := Setup{Lanes: []LaneSpec{{Config: fw}, {Config: tb}},
+		Clients: []Client{{Name: "free", Weight: 1}, {Name: "paid", Weight: 1, Tier: "pro"}}, Worst: time.Second, Speed: 1}
+	lab, err := New(s, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.SetTier("pro", 5); err != nil {
+		t.Fatal(err)
+	}
+	tiers := func(i int) string {
+		var b []string
+		for _, name := range slices.Sorted(maps.Keys(lab.Setup().Lanes[i].Tiers)) {
+			b = append(b, name+"="+lab.Setup().Lanes[i].Tiers[name].String())
+		}
+		return strings.Join(b, " ")
+	}
+	check := func(what string, i int, want string) {
+		t.Helper()
+		if got := tiers(i); got != want {
+			t.Errorf("%s: lane %d tiers %q, want %q", what, i+1, got, want)
+		}
+	}
+	check("SetTier", 0, "pro=fixed window: 50 per 1s")
+	if err := lab.AddLane(LaneSpec{Config: limiter.Config{Kind: limiter.KindGCRA, Rate: 2, Burst: 4}}); err != nil {
+		t.Fatal(err)
+	}
+	check("AddLane", 2, "pro=GCRA: 10/s, burst 20")
+	leaky := limiter.Config{Kind: limiter.KindLeakyBucket, Capacity: 10, LeakInterval: 100 * time.Millisecond}
+	if err := lab.SetLane(1, LaneSpec{Config: leaky, Tiers: lab.Setup().Lanes[1].Tiers}); err != nil {
+		t.Fatal(err)
+	}
+	check("SetLane to a leaky bucket", 1, "pro=leaky bucket: capacity 50, leaks 1 per 20ms")
+	if err := lab.SetLane(0, LaneSpec{Config: limiter.Config{Kind: limiter.KindFixedWindow, Limit: 100, Window: time.Second}, Tiers: lab.Setup().Lanes[0].Tiers}); err != nil {
+		t.Fatal(err)
+	}
+	check("SetLane limit 100", 0, "pro=fixed window: 500 per 1s")
+	if err := lab.SetSameBudget(200, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	check("SetSameBudget", 0, "pro=fixed window: 1000 per 1s")
+	check("SetSameBudget", 2, "pro=GCRA: 1000/s, burst 1000")
+	// paid, in tier pro, now gets 1000 per 1 s in the fixed window lane.
+	for range 10 {
+		if err := lab.Fire("paid", 100); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := lab.Lanes()[0].Client("paid"); got.Allowed != 1000 || got.Denied != 0 {
+		t.Errorf("paid in lane 1 = %+v; want 1000 allowed, 0 denied", got)
+	}
+
+	// A tier that came with the setup: its multiple is read from lane 1.
+	s.Lanes[0].Tiers = map[string]limiter.Config{"pro": {Kind: limiter.KindFixedWindow, Limit: 30, Window: time.Second}}
+	lab2, err := New(s, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab2.AddLane(LaneSpec{Config: tb}); err != nil {
+		t.Fatal(err)
+	}
+	if got := lab2.Setup().Lanes[2].Tiers["pro"].String(); got != "token bucket: 30/s, burst 30" {
+		t.Errorf("tier from a link, added lane: %q, want token bucket: 30/s, burst 30", got)
 	}
 }

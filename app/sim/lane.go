@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/ratelab/ratelab/limiter"
@@ -413,4 +414,29 @@ func ScaleConfig(c limiter.Config, factor float64) (limiter.Config, error) {
 		return limiter.Config{}, fmt.Errorf("tier factor %g: %w", factor, err)
 	}
 	return c, nil
+}
+
+// FactorOf is the multiple of base that tier is, as ScaleConfig would have
+// made it: the rate's (the burst's at rate 0 or +Inf), the leak interval's
+// inverse, or the limit's; 1 when the two are of different kinds.
+func FactorOf(base, tier limiter.Config) float64 {
+	ratio := func(a, b float64) float64 {
+		if b > 0 && a > 0 && !math.IsInf(a, 0) && !math.IsInf(b, 0) {
+			return a / b
+		}
+		return 1
+	}
+	if base.Kind != tier.Kind {
+		return 1
+	}
+	switch base.Kind {
+	case limiter.KindTokenBucket, limiter.KindGCRA:
+		if base.Rate > 0 && !math.IsInf(base.Rate, 0) {
+			return ratio(tier.Rate, base.Rate)
+		}
+		return ratio(float64(tier.Burst), float64(base.Burst))
+	case limiter.KindLeakyBucket:
+		return ratio(float64(base.LeakInterval), float64(tier.LeakInterval))
+	}
+	return ratio(float64(tier.Limit), float64(base.Limit))
 }
