@@ -2,9 +2,9 @@ package sim
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
-	"maps"
 	"slices"
 	"strings"
 	"testing"
