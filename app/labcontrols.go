@@ -296,7 +296,7 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 				}), id),
 			app.Elem("select").ID(id+"-pattern").Class("select").Attr("aria-label", "Pattern").Body(pats...).
 				OnChange(edit(id+"-pattern", func(c *sim.Client) error {
-					c.Pattern = m.defaultPattern(sim.PatternKind(fieldText(app.Window().Get("document").Call("getElementById", id+"-pattern"))))
+					c.Pattern = m.patternFor(c.Name, sim.PatternKind(fieldText(app.Window().Get("document").Call("getElementById", id+"-pattern"))))
 					m.dropErrs(id + "-") // the old pattern's fields and their messages are gone
 					return nil
 				}), id),
@@ -378,9 +378,9 @@ func (c *labControls) realTraffic() app.UI {
 			app.ElemSelfClosing("input").Attr("type", "file").ID("trace-file").Attr("accept", ".csv,.log,.txt,text/csv,text/plain").
 				OnChange(func(ctx app.Context, e app.Event) {
 					input := ctx.JSSrc()
-					readFile(input, func(name, text string) {
+					readFile(input, func(name string, data []byte) {
 						ctx.Dispatch(func(ctx app.Context) {
-							t, err := sim.ParseTrace(name, []byte(text))
+							t, err := sim.ParseTrace(name, data)
 							if !m.setErr("trace", err) {
 								// Nothing else changes; the field lets the refused
 								// file go, so it does not name it beside the trace
@@ -409,6 +409,7 @@ func (c *labControls) realTraffic() app.UI {
 					m.live()
 					m.setErr("trace", m.lab.SetTrace("", nil))
 					m.traceLabel, m.traceInfo, m.traceNote = "", "", ""
+					m.unquietClients()
 					m.changed()
 				})),
 			),

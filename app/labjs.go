@@ -40,9 +40,11 @@ func fetchText(url string, done func(string, error)) {
 	app.Window().Call("fetch", url).Call("then", first).Call("catch", fail)
 }
 
-// readFile reads the first file of an <input type=file> as text and calls
-// done with its name and contents (off the UI goroutine).
-func readFile(input app.Value, done func(name, text string)) {
+// readFile reads the first file of an <input type=file> and calls done with
+// its name and its bytes as they are (off the UI goroutine). Not File.text:
+// it decodes as UTF-8 and replaces what is not with U+FFFD, so a Latin-1
+// "José" and "Josè" would both arrive as "Jos\ufffd", one client.
+func readFile(input app.Value, done func(name string, data []byte)) {
 	files := input.Get("files")
 	if !files.Truthy() || files.Length() == 0 {
 		return
@@ -52,10 +54,13 @@ func readFile(input app.Value, done func(name, text string)) {
 	var ok app.Func
 	ok = app.FuncOf(func(this app.Value, args []app.Value) any {
 		defer ok.Release()
-		done(name, args[0].String())
+		u8 := app.Window().Get("Uint8Array").New(args[0])
+		data := make([]byte, u8.Length())
+		app.CopyBytesToGo(data, u8)
+		done(name, data)
 		return nil
 	})
-	f.Call("text").Call("then", ok)
+	f.Call("arrayBuffer").Call("then", ok)
 }
 
 // download saves text as a file through a Blob URL and returns the URL

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -43,6 +44,10 @@ type labModel struct {
 	traceLabel string            // what is replayed besides the clients: "" or a name
 	traceInfo  string            // its source line
 	traceNote  string            // what loading it changed in the clients, or ""
+	// quieted holds the patterns loading a trace took from the clients
+	// (quietClients): removing the trace gives them back, and picking one's
+	// kind again brings its numbers back.
+	quieted map[string]sim.Pattern
 
 	budgetL int
 	budgetW time.Duration
@@ -141,7 +146,7 @@ func (m *labModel) loadSetup(q map[string][]string) {
 	}
 	m.lab, m.scrub = l, nil
 	m.clearSel()
-	m.traceLabel, m.traceInfo, m.traceNote = "", "", ""
+	m.traceLabel, m.traceInfo, m.traceNote, m.quieted = "", "", "", nil
 	if want != "" {
 		m.traceLabel = "loading " + nasaLabel + "…"
 	}
@@ -184,8 +189,10 @@ func (m *labModel) clients() []sim.Client { return m.lab.Setup().Clients }
 func (m *labModel) quietClients() {
 	cs := slices.Clone(m.clients())
 	var names []string
+	took := map[string]sim.Pattern{}
 	for i := range cs {
 		if cs[i].Pattern.Kind != sim.PatternNone {
+			took[cs[i].Name] = cs[i].Pattern
 			cs[i].Pattern = sim.Pattern{Kind: sim.PatternNone}
 			names = append(names, cs[i].Name)
 		}
@@ -194,9 +201,39 @@ func (m *labModel) quietClients() {
 	if len(names) == 0 || !m.setErr("clients", m.lab.SetTraffic(cs, m.lab.Setup().Seed)) {
 		return
 	}
+	if m.quieted == nil {
+		m.quieted = map[string]sim.Pattern{}
+	}
+	maps.Copy(m.quieted, took) // a second trace keeps what the first took
 	who := strings.Join(names, ", ")
 	m.traceNote = "So that the lanes hear the trace, " + who + " now " + map[bool]string{true: "sends", false: "send"}[len(names) == 1] +
-		" only on clicks; pick a pattern again to mix generated traffic in."
+		" only on clicks; pick a pattern again to mix generated traffic in, or remove the trace to have " +
+		map[bool]string{true: "it", false: "them"}[len(names) == 1] + " back."
+}
+
+// unquietClients gives the clients quietClients quieted, and that still
+// send only on clicks, their patterns back (the run starts over).
+func (m *labModel) unquietClients() {
+	cs := slices.Clone(m.clients())
+	back := false
+	for i := range cs {
+		if p, ok := m.quieted[cs[i].Name]; ok && cs[i].Pattern.Kind == sim.PatternNone {
+			cs[i].Pattern, back = p, true
+		}
+	}
+	m.quieted = nil
+	if back {
+		m.setErr("clients", m.lab.SetTraffic(cs, m.lab.Setup().Seed))
+	}
+}
+
+// patternFor is the pattern of kind k for client name: the one a trace
+// took from it, if of that kind, else the default one.
+func (m *labModel) patternFor(name string, k sim.PatternKind) sim.Pattern {
+	if p, ok := m.quieted[name]; ok && p.Kind == k {
+		return p
+	}
+	return m.defaultPattern(k)
 }
 
 // setClients replaces the clients (the run starts over).

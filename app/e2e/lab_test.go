@@ -40,6 +40,7 @@ func TestLab(t *testing.T) {
 	t.Run("MalformedCSV", func(t *testing.T) { p.t = t; testLabMalformedCSV(p) })
 	t.Run("NASATrace", func(t *testing.T) { p.t = t; testLabNASA(p) })
 	t.Run("TraceQuietsClients", func(t *testing.T) { p.t = t; testLabTraceQuiets(p) })
+	t.Run("FarTrace", func(t *testing.T) { p.t = t; testLabFarTrace(p) })
 	t.Run("Tiers", func(t *testing.T) { p.t = t; testLabTiers(p) })
 	t.Run("QuizOnThisSetup", func(t *testing.T) { p.t = t; testLabQuiz(p) })
 	t.Run("InspectorOnLane", func(t *testing.T) { p.t = t; testLabInspector(p) })
@@ -426,6 +427,41 @@ func testLabMalformedCSV(p *page) {
 	p.screenshot("lab-5-malformed-csv.png")
 }
 
+// testLabFarTrace: a file whose last request is at the latest instant a
+// trace may have (5·10^12 ms, about 158 years) runs to its end at full
+// speed; one past it, or a Latin-1 file, gets its message next to the
+// control and changes nothing. (At 9223372036854 ms, accepted before,
+// "Run to end" froze the tab.)
+func testLabFarTrace(p *page) {
+	f := p.fresh(p.base + "/lab")
+	f.waitValue("#client-0-pattern", "poisson")
+	f.pauseLab()
+	upload := func(name string, data []byte) {
+		path := filepath.Join(f.t.TempDir(), name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			f.t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(f.ctx, 20*time.Second)
+		defer cancel()
+		if err := chromedp.Do(ctx, chromedp.SetUploadFiles("#trace-file", []string{path})); err != nil {
+			f.t.Fatal(err)
+		}
+	}
+	upload("far.csv", []byte("t_ms,client\n0,a\n5000000000000,a\n"))
+	f.waitText("#trace-status", "Replaying: far.csv (2 requests, 1 client)remove")
+	f.click("#run-trace")
+	f.waitText("#lab-clock", "t = 5000000000.000 s")
+	before := f.laneSummary()
+	upload("past.csv", []byte("t_ms,client\n0,a\n5000000000001,a\n"))
+	f.waitText("#trace-error", "⚠ line 3: t_ms 5000000000001 is out of range; want at most 5000000000000 (about 158 years)")
+	upload("latin1.csv", []byte("t_ms,client\n0,Jos\xe9\n5,Jos\xe8\n"))
+	f.waitText("#trace-error", "⚠ line 2: is not UTF-8 text; want the file saved as UTF-8")
+	f.waitText("#trace-status", "Replaying: far.csv (2 requests, 1 client)remove")
+	if after := f.laneSummary(); after != before {
+		f.t.Errorf("lanes changed after refused files:\n before %s\n after  %s", before, after)
+	}
+}
+
 // testLabTraceQuiets: loading the NASA trace on the default setup turns
 // alice's generated traffic (Poisson, 8/s) to clicks only and says so, so
 // that the lanes hear the trace (0.5 requests/s); the link keeps alice.
@@ -434,13 +470,27 @@ func testLabTraceQuiets(p *page) {
 	f.waitValue("#client-0-pattern", "poisson")
 	f.click("#load-nasa")
 	f.waitText("#trace-status", "Replaying: NASA 1995 trace (20000 requests, 1656 clients)remove")
-	f.waitText("#trace-note", "So that the lanes hear the trace, alice now sends only on clicks; pick a pattern again to mix generated traffic in.")
+	f.waitText("#trace-note", "So that the lanes hear the trace, alice now sends only on clicks; pick a pattern again to mix generated traffic in, or remove the trace to have it back.")
 	f.waitValue("#client-0-pattern", "none")
 	f.poll("link", "true true", func() string {
 		return f.eval(`(() => { const l = document.getElementById("share-link").value; return l.includes("client=alice%2C1%2C%2Cnone") + " " + l.includes("trace=nasa"); })()`)
 	})
+	// Picking Poisson again brings back alice's own rate, 8/s, not the
+	// default pattern's.
+	f.setSelect("client-0-pattern", "poisson")
+	f.waitValue("#client-0-rate", "8")
+	f.setSelect("client-0-pattern", "none")
+	f.waitValue("#client-0-pattern", "none")
+	// Removing the trace gives alice her pattern back.
 	f.click("#clear-trace")
 	f.waitGone("#trace-note")
+	f.waitValue("#client-0-pattern", "poisson")
+	f.waitValue("#client-0-rate", "8")
+	f.poll("link without the trace", "true false", func() string {
+		return f.eval(`(() => { const l = document.getElementById("share-link").value; return l.includes("client=alice%2C1%2C%2Cpoisson%2C8") + " " + l.includes("trace="); })()`)
+	})
+	f.setSelect("client-0-pattern", "none")
+	f.waitValue("#client-0-pattern", "none")
 	// alice only clicks: the quiz on this setup takes the default traffic
 	// on these lanes (it said "the traffic sends no request").
 	f.poll("quiz link without the clients", "true false", func() string {

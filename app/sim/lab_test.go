@@ -859,3 +859,32 @@ func TestTiersFollowLanes(t *testing.T) {
 		t.Errorf("tier from a link, added lane: %q, want token bucket: 30/s, burst 30", got)
 	}
 }
+
+// "Run to end" on a trace whose last request is at MaxTraceSpan (158
+// years) ends there with both requests decided. A trace at the largest
+// instant (292 years, refused now) never ended: the charts' bucket arithmetic overflowed.
+func TestRunTraceToMaxSpan(t *testing.T) {
+	tr, err := ParseTrace("far.csv", []byte("0,a\n5000000000000,a\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := DefaultSetup()
+	for i := range s.Clients {
+		s.Clients[i].Pattern = Pattern{Kind: PatternNone}
+	}
+	lab, err := New(s, tr, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.RunTrace(); err != nil {
+		t.Fatal(err)
+	}
+	if lab.Now() != MaxTraceSpan {
+		t.Errorf("Now = %v, want %v", lab.Now(), MaxTraceSpan)
+	}
+	for i, ln := range lab.Lanes() {
+		if got := ln.Client("a"); got.Allowed+got.Denied != 2 {
+			t.Errorf("lane %d: a = %+v; want 2 decisions", i+1, got)
+		}
+	}
+}

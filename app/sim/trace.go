@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // MaxTraceLines is the most lines a trace file may have (header included),
@@ -66,7 +68,13 @@ func lines(r io.Reader, f func(num int, line []byte) error) error {
 		if num > MaxTraceLines {
 			return fmt.Errorf("line %d: the trace has more than %d lines; want at most %d", num, MaxTraceLines, MaxTraceLines)
 		}
-		if err := f(num, bytes.TrimSuffix(sc.Bytes(), []byte("\r"))); err != nil {
+		line := bytes.TrimSuffix(sc.Bytes(), []byte("\r"))
+		if !utf8.Valid(line) {
+			// Read as UTF-8, "José" and "Josè" in Latin-1 would both
+			// become "Jos\ufffd": two clients counted as one.
+			return fmt.Errorf("line %d: is not UTF-8 text; want the file saved as UTF-8", num)
+		}
+		if err := f(num, line); err != nil {
 			return err
 		}
 	}
@@ -128,6 +136,8 @@ func ParseCSV(r io.Reader) (*Trace, error) {
 			s := string(bytes.TrimSpace(fields[colN]))
 			v, err := strconv.Atoi(s)
 			switch {
+			case errors.Is(err, strconv.ErrRange):
+				return fmt.Errorf("line %d: n %s is out of range; want an integer from 1 to %d", num, s, math.MaxInt)
 			case err != nil:
 				return fmt.Errorf("line %d: n %q is not an integer; want an integer >= 1", num, s)
 			case v < 1:
@@ -209,11 +219,18 @@ func parseMillis(s string) (Instant, error) {
 		return 0, fmt.Errorf("t_ms %q is not a number in plain digits; want milliseconds >= 0, such as 1500 or 12.5", s)
 	}
 	d, err := time.ParseDuration(s + "ms")
-	if err != nil {
-		return 0, fmt.Errorf("t_ms %q is out of range; want at most %d", s, int64(time.Duration(1<<63-1)/time.Millisecond))
+	if err != nil || d > MaxTraceSpan {
+		return 0, fmt.Errorf("t_ms %s is out of range; want at most %d (about 158 years)", s, MaxTraceSpan/time.Millisecond)
 	}
 	return d, nil
 }
+
+// MaxTraceSpan is the latest instant of a trace, 5 × 10^12 ms (about 158
+// years): far enough for a Unix time in milliseconds (until 2128), and far
+// enough below the largest instant, 292 years, that the lab's arithmetic
+// on it cannot overflow. At the largest instant itself, "Run to end" never
+// ended.
+const MaxTraceSpan = 5e12 * time.Millisecond
 
 func fmtMillis(d Instant) string {
 	return strconv.FormatFloat(float64(d)/1e6, 'f', -1, 64)
@@ -279,8 +296,11 @@ func ParseCLF(r io.Reader) (*Trace, error) {
 }
 
 // ParseTrace reads a trace in either format: an access log when the first
-// non-blank line contains a '[' (a CLF timestamp), else CSV.
+// non-blank line has a CLF timestamp ("[10/Oct/2000:13:55:36"), else CSV (a
+// CSV client may hold a '[', as an IPv6 address "[::1]" does).
 func ParseTrace(name string, data []byte) (*Trace, error) {
+	// A byte-order mark, as spreadsheets write at the start of a UTF-8 CSV.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	first := data
 	for len(first) > 0 {
 		i := bytes.IndexByte(first, '\n')
@@ -300,7 +320,7 @@ func ParseTrace(name string, data []byte) (*Trace, error) {
 	}
 	var t *Trace
 	var err error
-	if bytes.IndexByte(first, '[') >= 0 {
+	if looksCLF(first) {
 		t, err = ParseCLF(bytes.NewReader(data))
 	} else {
 		t, err = ParseCSV(bytes.NewReader(data))
@@ -311,6 +331,24 @@ func ParseTrace(name string, data []byte) (*Trace, error) {
 	if len(t.Events) == 0 {
 		return nil, errors.New("the file has no requests; want lines of t_ms,client[,n] or an access log in Common / Combined Log Format")
 	}
+	if end := t.Events[len(t.Events)-1].At; end > MaxTraceSpan {
+		return nil, fmt.Errorf("the log spans more than %d ms (about 158 years) from its first request; want a shorter span", MaxTraceSpan/time.Millisecond)
+	}
 	t.Name = name
 	return t, nil
+}
+
+// looksCLF reports whether line has a Common Log Format timestamp: '[',
+// then dd/Mon/yyyy: ("[10/Oct/2000:").
+func looksCLF(line []byte) bool {
+	for {
+		i := bytes.IndexByte(line, '[')
+		if i < 0 {
+			return false
+		}
+		line = line[i+1:]
+		if len(line) >= 12 && line[2] == '/' && line[6] == '/' && line[11] == ':' {
+			return true
+		}
+	}
 }

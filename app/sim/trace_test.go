@@ -45,6 +45,13 @@ func TestParseCSVErrors(t *testing.T) {
 		{"t_ms,client,n\n1,a\n", "line 2: 2 fields; want 3 as in the header"},
 		{"t_ms,host\n1,a\n", "line 1: header lacks a t_ms or client column; want t_ms,client[,n]"},
 		{"0,a\n" + strings.Repeat("x", 70000) + "\n", "line 2: longer than 65536 bytes; want shorter lines"},
+		{"0,a,12345678901234567890\n", "line 1: n 12345678901234567890 is out of range; want an integer from 1 to 9223372036854775807"},
+		// The largest instant "Run to end" can reach and stop (before, t_ms
+		// up to 9223372036854 was taken, and the lab never got there).
+		{"0,a\n5000000000001,b\n", "line 2: t_ms 5000000000001 is out of range; want at most 5000000000000 (about 158 years)"},
+		{"0,a\n9223372036854,b\n", "line 2: t_ms 9223372036854 is out of range; want at most 5000000000000 (about 158 years)"},
+		// Latin-1 "José": read as UTF-8 it would merge with "Josè".
+		{"t_ms,client\n0,Jos\xe9\n5,Jos\xe8\n", "line 2: is not UTF-8 text; want the file saved as UTF-8"},
 	}
 	for _, tt := range tests {
 		tr, err := ParseCSV(strings.NewReader(tt.in))
@@ -117,6 +124,26 @@ func TestParseCLFErrors(t *testing.T) {
 		if tr != nil {
 			t.Error("ParseCLF returned a partial trace")
 		}
+	}
+}
+
+// The format is told by the first line's CLF timestamp, not by any '[': a
+// CSV client may be an IPv6 address in brackets. An access log spanning
+// more than MaxTraceSpan is refused. A Unix time in ms (2023) is taken.
+func TestParseTraceFormat(t *testing.T) {
+	tr, err := ParseTrace("v6.csv", []byte("0,[::1]\n5,[::2]\n"))
+	if err != nil || len(tr.Events) != 2 || tr.Events[1].Client != "[::2]" || tr.Events[1].At != 5*time.Millisecond {
+		t.Errorf("CSV with IPv6 clients: %v, %v", tr, err)
+	}
+	clf := `a - - [01/Aug/1995:00:00:01 -0400] "GET / HTTP/1.0" 200 1` + "\n" + `b - - [01/Aug/2195:00:00:01 -0400] "GET / HTTP/1.0" 200 1` + "\n"
+	if tr, err := ParseTrace("long.log", []byte(clf)); tr != nil || err == nil || err.Error() != "the log spans more than 5000000000000 ms (about 158 years) from its first request; want a shorter span" {
+		t.Errorf("log over 200 years: %v, %v", tr, err)
+	}
+	if tr, err := ParseTrace("bom.csv", []byte("\ufefft_ms,client\n0,a\n")); err != nil || len(tr.Events) != 1 || tr.Events[0].Client != "a" {
+		t.Errorf("CSV with a byte-order mark: %v, %v", tr, err)
+	}
+	if tr, err := ParseTrace("epoch.csv", []byte("1700000000000,a\n1700000000500,a\n")); err != nil || tr.Events[1].At != 1700000000500*time.Millisecond {
+		t.Errorf("Unix ms: %v, %v", tr, err)
 	}
 }
 
