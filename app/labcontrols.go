@@ -26,10 +26,17 @@ type labControls struct {
 	Loads uint64
 
 	exportURL string
+	// addKeys is set while "+ Add a lane…" is being chosen with the
+	// keyboard: an arrow or a letter fires its change event at each step,
+	// which would add a lane per key; Enter adds the choice instead.
+	addKeys bool
 }
 
-func (c *labControls) OnMount(ctx app.Context) { c.M.redrawControls = c.Update }
-func (c *labControls) OnDismount()             { c.M.redrawControls = nil }
+func (c *labControls) OnMount(ctx app.Context) {
+	c.M.redrawControls = c.Update
+	guardEnter("add-lane")
+}
+func (c *labControls) OnDismount() { c.M.redrawControls = nil }
 
 func (c *labControls) Render() app.UI {
 	m := c.M
@@ -48,8 +55,10 @@ func (c *labControls) Render() app.UI {
 			errLine(m, "budget"),
 			app.Elem("h2").Text("Lanes"),
 			app.Elem("div").Class("row").Body(
-				boolAttr(app.Elem("select").ID("add-lane").Class("select").Attr("aria-label", "Add a lane"), "disabled", len(s.Lanes) >= sim.MaxLanes).
-					OnChange(c.onAddLane).Body(addLaneOptions()...),
+				boolAttr(app.Elem("select").ID("add-lane").Class("select").Attr("aria-label", "Add a lane").
+					Title("Add a lane: choose with the mouse, or with the arrow keys and Enter"), "disabled", len(s.Lanes) >= sim.MaxLanes).
+					OnChange(c.onAddLane).OnKeyDown(c.onAddLaneKey).On("mousedown", c.onAddLaneMouse).On("blur", c.onAddLaneBlur).
+					Body(addLaneOptions()...),
 				app.Elem("span").ID("lane-count").Class("hint").Text(strconv.Itoa(len(s.Lanes))+" of "+strconv.Itoa(sim.MaxLanes)+" lanes"),
 			),
 			errLine(m, "lanes"),
@@ -102,8 +111,46 @@ func (c *labControls) onBudget(ctx app.Context, e app.Event) {
 }
 
 func (c *labControls) onAddLane(ctx app.Context, e app.Event) {
-	v := fieldText(ctx.JSSrc())
-	ctx.JSSrc().Set("value", "")
+	if c.addKeys {
+		return // the keyboard is choosing: Enter adds (onAddLaneKey)
+	}
+	c.addChosen(ctx.JSSrc())
+}
+
+// onAddLaneKey: arrows, letters and the like only choose; Enter adds the
+// choice; Escape drops it.
+func (c *labControls) onAddLaneKey(ctx app.Context, e app.Event) {
+	switch e.Get("key").String() {
+	case "Enter":
+		if c.addKeys {
+			e.PreventDefault()
+			c.addKeys = false
+			c.addChosen(ctx.JSSrc())
+		}
+	case "Escape":
+		c.addKeys = false
+		ctx.JSSrc().Set("value", "")
+	case "Tab", "Shift", "Control", "Alt", "Meta":
+	default:
+		c.addKeys = true
+	}
+}
+
+func (c *labControls) onAddLaneMouse(ctx app.Context, e app.Event) { c.addKeys = false }
+
+// onAddLaneBlur: a choice left without Enter is not added.
+func (c *labControls) onAddLaneBlur(ctx app.Context, e app.Event) {
+	if c.addKeys {
+		c.addKeys = false
+		ctx.JSSrc().Set("value", "")
+	}
+}
+
+// addChosen adds the lane chosen in the select sel, if any, and shows the
+// select's placeholder again.
+func (c *labControls) addChosen(sel app.Value) {
+	v := fieldText(sel)
+	sel.Set("value", "")
 	if v != "" {
 		c.M.addLane(v)
 		if n := len(c.M.lab.Lanes()); n >= sim.MaxLanes {
@@ -209,13 +256,21 @@ func (c *labControls) tiers() app.UI {
 		chips = append(chips, app.Elem("span").Class("chip").Body(
 			app.Text(name),
 			app.Elem("button").ID("tier-remove-"+name).Class("btn icon small").Attr("aria-label", "Remove tier "+name).Text("✕").
-				OnClick(func(ctx app.Context, e app.Event) { m.setTier(name, 0) }, name),
+				OnClick(func(ctx app.Context, e app.Event) {
+					m.setTier(name, 0)
+					// The chip and its ✕ are gone: the focus goes to the
+					// next chip's ✕, the one before, or the tier name field.
+					focusFirst(nextChipIDs(names, name)...)
+				}, name),
 		))
 	}
 	return app.Elem("div").ID("tiers").Class("tiers").Body(
 		app.Elem("h3").Text("Tiers"),
 		app.Elem("p").Class("hint").Text("A client whose tier is set gets that multiple of every lane's budget (rate and burst, capacity and leak rate, or window limit)."),
-		app.If(len(chips) > 0, app.Elem("div").Class("row").Body(chips...)),
+		// Always drawn, empty when there is no tier: inserted by the first
+		// tier, it shifted the row below, which go-app then redrew in
+		// place, and "Set tier" lost the focus.
+		app.Elem("div").ID("tier-chips").Class("row chips").Body(chips...),
 		app.Elem("div").Class("row").Body(
 			app.Elem("label").Attr("for", "tier-name").Class("inline-label").Text("tier"),
 			m.invalid(app.ElemSelfClosing("input").Attr("type", "text").ID("tier-name").Class("text small").Attr("placeholder", "pro").Attr("aria-label", "Tier name"), "tier"),
@@ -225,6 +280,22 @@ func (c *labControls) tiers() app.UI {
 		),
 		errLine(m, "tier"),
 	)
+}
+
+// nextChipIDs lists, for the focus after removing tier name, focused at
+// once: the chips are drawn by index, so the removed chip's own ✕ becomes
+// the next chip's; with no next chip, the ✕ before it; else the tier name
+// field.
+func nextChipIDs(names []string, name string) []string {
+	var ids []string
+	if i := slices.Index(names, name); i >= 0 {
+		if i+1 < len(names) {
+			ids = append(ids, "tier-remove-"+name)
+		} else if i > 0 {
+			ids = append(ids, "tier-remove-"+names[i-1])
+		}
+	}
+	return append(ids, "tier-name")
 }
 
 func (c *labControls) onTier(ctx app.Context, e app.Event) {

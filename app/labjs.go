@@ -120,3 +120,37 @@ func plural(n int, what string) string {
 	}
 	return s
 }
+
+// enterGuards holds the ids guardEnter stops Enter's default action on, and
+// enterGuard is its one listener (kept for the page's life).
+var (
+	enterGuards = map[string]bool{}
+	enterGuard  app.Func
+)
+
+// guardEnter stops the browser's own action for Enter on the element with
+// id: "+ Add a lane…" takes Enter to add the lane chosen with the arrows,
+// and Chromium's own action for it, on a select, opens its list, which then
+// took the next keys (and added a second lane when it closed). It must be
+// stopped while the browser dispatches the keydown and keypress: go-app runs event
+// handlers after that dispatch, where PreventDefault comes too late. A
+// function from app.FuncOf runs during the dispatch.
+func guardEnter(id string) {
+	if !app.IsClient {
+		return
+	}
+	enterGuards[id] = true
+	if enterGuard != nil {
+		return
+	}
+	enterGuard = app.FuncOf(func(this app.Value, args []app.Value) any {
+		e := args[0]
+		if e.Get("key").String() == "Enter" && enterGuards[e.Get("target").Get("id").String()] {
+			e.Call("preventDefault")
+		}
+		return nil
+	})
+	doc := app.Window().Get("document")
+	doc.Call("addEventListener", "keydown", enterGuard, true)
+	doc.Call("addEventListener", "keypress", enterGuard, true) // what opens the list, when its keydown's default was not stopped
+}

@@ -145,7 +145,7 @@ func (p *learn) Render() app.UI {
 	var body app.UI
 	switch p.mode {
 	case modeQuiz:
-		body = &quizView{Seed: p.seed, Link: p.quizLink(), Setup: p.setup, FromLink: p.fromLink}
+		body = &quizView{Seed: p.seed, Link: p.quizLink(), NewLink: "/learn?" + p.quizQuery(p.seed+1).Encode(), Setup: p.setup, FromLink: p.fromLink}
 	case modeCards:
 		body = &cardsView{}
 	default:

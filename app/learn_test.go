@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ratelab/ratelab/app/explain"
+	"github.com/ratelab/ratelab/app/sim"
 )
 
 // TestLessonRuns plays every lesson the way the page does (lab lessons
@@ -88,5 +89,21 @@ func TestLessonQueueVersusMeter(t *testing.T) {
 		if got := strings.Contains(e.Text(), "queue delay"); got != c.queueStep {
 			t.Errorf("lane %d: queue delay step shown %v, want %v:\n%s", c.lane+1, got, c.queueStep, e.Text())
 		}
+	}
+}
+
+// "New questions" keeps the lab setup the quiz came from: only the seed
+// moves (it dropped the lanes and clients, and the next quiz was on the
+// defaults).
+func TestQuizQueryKeepsSetup(t *testing.T) {
+	s := sim.DefaultSetup()
+	s.Lanes = s.Lanes[:1]
+	p := &learn{setup: s, fromLink: true}
+	q := p.quizQuery(6)
+	if q.Get("seed") != "6" || q.Get("mode") != "quiz" || len(q["lane"]) != 1 || q["lane"][0] != s.Values()["lane"][0] || len(q["client"]) != len(s.Clients) {
+		t.Errorf("quizQuery(6) = %v; want lane %v, the clients, seed 6", q, s.Values()["lane"])
+	}
+	if got := (&learn{}).quizQuery(43).Encode(); got != "mode=quiz&seed=43" {
+		t.Errorf("default quiz's query %q", got)
 	}
 }

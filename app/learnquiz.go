@@ -17,6 +17,8 @@ type quizView struct {
 	app.Compo
 	Seed uint64
 	Link string
+	// NewLink is the same quiz with the next seed (the lab setup kept).
+	NewLink string
 	// Setup is the configuration and traffic asked about: the comparison
 	// lab's defaults, or the lab setup the link carries (FromLink).
 	Setup    sim.Setup
@@ -116,7 +118,7 @@ func (v *quizView) scoreBar() app.UI {
 func (v *quizView) ask() app.UI {
 	qu, _ := v.quiz.Current()
 	return app.Elem("div").ID("quiz-form").Class("quiz-q").Body(
-		app.Elem("p").ID("quiz-paused").Class("badge pause").Text("Clock paused at "+secs2(qu.Request.At)+", just before this request"),
+		app.Elem("p").ID("quiz-paused").Class("badge pause").Text("Clock paused at "+FormatClock(qu.Request.At)+", just before this request"),
 		app.Elem("p").ID("quiz-prompt").Class("quiz-prompt").Text(qu.Prompt),
 		v.context(qu),
 		app.Elem("fieldset").Class("guess").Body(
@@ -138,9 +140,14 @@ func (v *quizView) ask() app.UI {
 				// nothing. Reveal reads it; a new question clears it.
 				invalid(app.ElemSelfClosing("input").Attr("type", "number").ID("quiz-tokens").Class("num").Attr("min", 0).Attr("max", qu.Config.Burst).Attr("step", 0.01),
 					strings.HasPrefix(v.formErr, "tokens left"), "quiz-form-error").
-					OnKeyDown(func(ctx app.Context, e app.Event) {
-						if e.Get("key").String() == "Enter" { // as in a form: Enter reveals
-							e.PreventDefault()
+					// As in a form, Enter reveals: on its keyup, once the key's
+					// keypress has gone to this field. go-app runs handlers
+					// after the browser's dispatch, so PreventDefault here came
+					// too late to stop that keypress, and on keydown the
+					// "Next" button drawn meanwhile took the focus and then the
+					// keypress, which skipped the question just revealed.
+					OnKeyUp(func(ctx app.Context, e app.Event) {
+						if e.Get("key").String() == "Enter" {
 							v.onReveal(ctx, e)
 						}
 					}),
@@ -244,11 +251,26 @@ func (v *quizView) onReveal(ctx app.Context, e app.Event) {
 	if qu.AskTokens {
 		v.said += ", " + tokensLeft(g.Tokens)
 	}
-	ctx.Defer(func(app.Context) {
-		if el := app.Window().GetElementByID("quiz-next"); el.Truthy() {
-			el.Call("focus")
-		}
-	})
+}
+
+// nextButton is "Next question →" (or "See your results →"). It replaces
+// Reveal, which had the focus, so it takes the focus when it appears: a
+// ctx.Defer from Reveal's handler ran before it was on the page, and the
+// focus fell to the page's body.
+type nextButton struct {
+	app.Compo
+	Label   string
+	OnClick app.EventHandler
+}
+
+func (b *nextButton) OnMount(ctx app.Context) {
+	if el := app.Window().GetElementByID("quiz-next"); el.Truthy() {
+		el.Call("focus")
+	}
+}
+
+func (b *nextButton) Render() app.UI {
+	return app.Elem("button").ID("quiz-next").Class("btn primary").Text(b.Label).OnClick(b.OnClick)
 }
 
 func (v *quizView) reveal() app.UI {
@@ -274,8 +296,7 @@ func (v *quizView) reveal() app.UI {
 		),
 		&inspector{Key: "quiz-" + strconv.Itoa(qu.Number), Heading: "Why: question " + strconv.Itoa(qu.Number) + " worked out", Exp: qu.Explanation},
 		app.Elem("div").Class("row").Body(
-			app.Elem("button").ID("quiz-next").Class("btn primary").Text(next).
-				OnClick(func(ctx app.Context, e app.Event) { v.feedback, v.choice = nil, ""; clearTokens() }),
+			&nextButton{Label: next, OnClick: func(ctx app.Context, e app.Event) { v.feedback, v.choice = nil, ""; clearTokens() }},
 		),
 	)
 }
@@ -316,7 +337,7 @@ func (v *quizView) results() app.UI {
 		),
 		app.Elem("div").Class("row").Body(
 			app.Elem("button").ID("quiz-again").Class("btn").Text("↻ Same questions again").OnClick(v.restart),
-			app.Elem("a").ID("quiz-new").Class("btn").Attr("href", "/learn?mode=quiz&seed="+strconv.FormatUint(v.Seed+1, 10)).Text("New questions (seed "+strconv.FormatUint(v.Seed+1, 10)+")"),
+			app.Elem("a").ID("quiz-new").Class("btn").Attr("href", v.NewLink).Text("New questions (seed "+strconv.FormatUint(v.Seed+1, 10)+")"),
 		),
 	)
 }

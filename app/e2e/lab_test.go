@@ -644,6 +644,32 @@ func testLabTiers(p *page) {
 	f.waitText("#lane-0-allowed", "8") // free 2, paid 6
 	f.waitText("#lane-0-denied", "12")
 	f.waitText("#lane-1-allowed", "8")
+	// The first tier's chip row appears above the button: the focus stays
+	// on "Set tier" (it fell to the page's body).
+	active := func() string { return f.eval(`document.activeElement.id`) }
+	f.poll("focus after the first tier", "tier-apply", active)
+	// "+ Add a lane…" by keyboard: the arrows only choose (each fired a
+	// change, and added a lane), Enter adds the choice: the third option,
+	// a leaky bucket on the same budget (2 per 1 s), which gets tier pro
+	// at ×3 like the other lanes.
+	f.eval(`(() => { document.getElementById("add-lane").focus(); return document.activeElement.id; })()`)
+	for range 3 {
+		f.do(chromedp.KeyEvent(kb.ArrowDown))
+	}
+	f.poll("the choice", "leaky_bucket", func() string { return f.eval(`document.getElementById("add-lane").value`) })
+	f.waitCount(".lane[id^=lane-]", 2)
+	f.do(chromedp.KeyEvent(kb.Enter))
+	f.waitCount(".lane[id^=lane-]", 3)
+	f.waitText("#lane-2-config", "leaky bucket: capacity 2, leaks 1 per 500 ms")
+	f.waitText("#lane-2-tier-pro", "tier pro: leaky bucket: capacity 6, leaks 1 per 166.666666 ms")
+	f.waitText("#lane-2-allowed", "8") // replayed: free 2, paid 6
+	f.waitValue("#add-lane", "")
+	f.do(chromedp.KeyEvent(kb.ArrowDown))
+	f.eval(`(() => { document.getElementById("add-lane").blur(); return "ok"; })()`)
+	f.waitValue("#add-lane", "") // left without Enter: nothing added
+	f.waitCount(".lane[id^=lane-]", 3)
+	f.click("#lane-2-remove")
+	f.waitCount(".lane[id^=lane-]", 2)
 	f.screenshot("lab-8-tiers.png")
 	f.setNumber("tier-factor", "500")
 	f.click("#tier-apply")
@@ -652,6 +678,7 @@ func testLabTiers(p *page) {
 	f.click("#tier-remove-pro")
 	f.waitCount("#lane-0-tier-pro", 0)
 	f.waitText("#lane-0-allowed", "4")
+	f.poll("focus after removing the only tier", "tier-name", active)
 	// "default", the tier field's placeholder, typed in means no tier.
 	f.eval(`(() => { const el = document.getElementById("client-0-tier"); el.value = "default"; el.dispatchEvent(new Event("change", {bubbles: true})); return el.value; })()`)
 	f.poll("free's tier in the link", "true", func() string {

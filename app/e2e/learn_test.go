@@ -498,7 +498,8 @@ func testQuiz(p *page) {
 		for i, g := range script {
 			n := strconv.Itoa(i + 1)
 			q.waitText("#quiz-progress", n+" of 10")
-			q.waitText("#quiz-paused", "Clock paused at "+secs2(ref.Questions[i].Request.At)+", just before this request")
+			at := ref.Questions[i].Request.At
+			q.waitText("#quiz-paused", fmt.Sprintf("Clock paused at %d.%03d s, just before this request", at/time.Second, at%time.Second/time.Millisecond))
 			runs[run] = append(runs[run], q.text("#quiz-prompt"))
 			if g.Allowed {
 				q.click("#quiz-allowed")
@@ -520,6 +521,8 @@ func testQuiz(p *page) {
 			q.waitText("#quiz-streak", strconv.Itoa(f.Streak))
 			q.waitText("#quiz-answer", "The answer: "+ref.Questions[i].Answer()+".")
 			q.waitText("#insp-verdict", verdictText(ref.Questions[i].Explanation))
+			// "Next" replaces Reveal and takes its focus (it fell to the body).
+			q.poll("focus after Reveal", "quiz-next", func() string { return q.eval(`document.activeElement.id`) })
 			if i == 1 && run == 0 {
 				q.screenshot("learn-5-quiz-reveal.png")
 			}
@@ -528,6 +531,7 @@ func testQuiz(p *page) {
 		q.waitText("#quiz-final", fmt.Sprintf("Final score %d of %d · best streak %d · %d to review",
 			ref.Score, ref.MaxScore, ref.Best, len(ref.Mistakes)))
 		q.waitCount("#quiz-mistakes > li", len(ref.Mistakes))
+		q.waitAttrOf("#quiz-new", "href", "/learn?mode=quiz&seed=43")
 		if run == 0 {
 			q.screenshot("learn-6-quiz-results.png")
 		}
@@ -551,8 +555,6 @@ func verdictText(e explain.Explanation) string {
 	}
 	return "✓ " + e.Verdict
 }
-
-func secs2(t time.Duration) string { return strconv.FormatFloat(t.Seconds(), 'f', 2, 64) + " s" }
 
 // testCards: a card's model answer opens on request and links to its lesson.
 func testCards(p *page) {

@@ -120,5 +120,9 @@ func holds(ok bool) string {
 // decimals, trailing zeros dropped: 4.001 → "4.01". Rounding up never shows
 // less used than there is, so "level + n ≤ capacity" shown true is true.
 func Usage(x float64) string {
-	return strconv.FormatFloat(math.Ceil(x*100-1e-7)/100, 'f', -1, 64)
+	v := math.Ceil(x*100-1e-7) / 100
+	if v == 0 {
+		v = 0 // not -0: Ceil of a tiny negative is -0, shown as "-0"
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }

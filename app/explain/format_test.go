@@ -57,3 +57,13 @@ func TestConfigText(t *testing.T) {
 		}
 	}
 }
+
+// Usage rounds up to 2 decimals, and never shows "-0" (a new leaky bucket's
+// level and an empty estimate showed "-0").
+func TestUsage(t *testing.T) {
+	for x, want := range map[float64]string{0: "0", 4.001: "4.01", 2.5: "2.5", 1e-12: "0", 3: "3", 0.1 + 0.2: "0.3"} {
+		if got := Usage(x); got != want {
+			t.Errorf("Usage(%v) = %q, want %q", x, got, want)
+		}
+	}
+}
