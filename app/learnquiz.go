@@ -133,6 +133,7 @@ func (v *quizView) ask() app.UI {
 					OnChange(v.onChoice("denied")),
 				app.Text(" ✕ denied"),
 			),
+			app.If(qu.AskTokens && qu.Given != "", app.Elem("p").ID("quiz-given").Class("hint").Text(qu.Given)),
 			app.If(qu.AskTokens, app.Elem("div").Class("row").Body(
 				app.Elem("label").Attr("for", "quiz-tokens").Class("inline-label").Text("Tokens left after it:"),
 				// Not bound to a field of the view: writing the text back while

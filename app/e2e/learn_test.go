@@ -507,7 +507,10 @@ func testQuiz(p *page) {
 				q.click("#quiz-denied")
 			}
 			if ref.Questions[i].AskTokens {
+				q.waitText("#quiz-given", ref.Questions[i].Given)
 				q.setNumber("quiz-tokens", strconv.FormatFloat(g.Tokens, 'f', 2, 64))
+			} else {
+				q.waitCount("#quiz-given", 0)
 			}
 			if i == 0 && run == 0 {
 				q.screenshot("learn-4-quiz-question.png")

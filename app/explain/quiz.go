@@ -46,6 +46,12 @@ type Question struct {
 	Tokens  int64
 	// Explanation is the inspector's worked decision, shown on reveal.
 	Explanation Explanation
+	// Given, for a tokens question, is what the learner needs beside the
+	// lane's rate and burst: the bucket after the client's latest admitted
+	// request ("After alice's latest admitted request, at t = 8.805 s, the
+	// bucket held 8.08 tokens."). The earlier decisions show only whole
+	// units left, which leaves a range of a whole token.
+	Given string
 }
 
 // Answer renders the expected answer: "allowed, 2.37 tokens left".
@@ -185,10 +191,15 @@ func NewQuiz(setup sim.Setup, seed uint64) (*Quiz, error) {
 		e := Explain(in)
 		qu := Question{Number: len(q.Questions) + 1, Lane: ln, Config: cfg, Request: evs[idx], Index: idx,
 			AskTokens: cfg.Kind == limiter.KindTokenBucket, Allowed: in.Decision.Allowed, Explanation: e}
-		qu.Prompt = fmt.Sprintf("Lane %d (%s): %s asks for %d at t = %.3f s. Allowed or denied?", ln+1, cfg, evs[idx].Client, evs[idx].N, evs[idx].At.Seconds())
+		qu.Prompt = fmt.Sprintf("Lane %d (%s): %s asks for %d at t = %.3f s. Allowed or denied?", ln+1, ConfigText(cfg), evs[idx].Client, evs[idx].N, evs[idx].At.Seconds())
 		if qu.AskTokens {
 			qu.Tokens = Hundredths(in.After.Tokens)
 			qu.Prompt += " How many tokens are left after it (to within 0.05)?"
+			if in.HasLast {
+				qu.Given = fmt.Sprintf("After %s's latest admitted request, at t = %.3f s, the bucket held %s tokens.", evs[idx].Client, in.Last.Seconds(), Tokens(in.LastState.Tokens))
+			} else {
+				qu.Given = fmt.Sprintf("%s's bucket has admitted nothing yet: it is full, %d tokens.", evs[idx].Client, cfg.Burst)
+			}
 			q.MaxScore++
 		}
 		q.MaxScore++

@@ -30,6 +30,14 @@ func TestQuizSameSeed(t *testing.T) {
 	if q := a.Questions[5]; q.Prompt != want || q.Answer() != "allowed, 7.96 tokens left" || q.Index != 87 {
 		t.Errorf("question 6: %q → %q (request %d);\nwant %q → allowed, 7.96 tokens left (request 87)", q.Prompt, q.Answer(), q.Index, want)
 	}
+	// What a tokens question gives to work from: 5.03 + (9.589 − 9.195) s ×
+	// 10/s − 1 = 7.97, within 0.05 of 7.96.
+	if g := a.Questions[5].Given; g != "After alice's latest admitted request, at t = 9.195 s, the bucket held 5.03 tokens." {
+		t.Errorf("question 6 gives %q", g)
+	}
+	if g := a.Questions[0].Given; g != "" {
+		t.Errorf("question 1 (no tokens asked) gives %q", g)
+	}
 }
 
 // TestQuizMatchesLab checks every answer against the lab's own decision for
