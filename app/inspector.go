@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/explain"
+	"github.com/ratelab/ratelab/limiter"
 )
 
 // inspector shows one decision worked out with its real numbers (from
@@ -70,6 +71,11 @@ func (in *inspector) Render() app.UI {
 				)
 			}),
 		),
+		// Rounded quantities: a sum of shown values may differ from the
+		// shown result (7.7 + 2.08 shown as 9.79: 7.705… + 2.083… = 9.788…).
+		app.If(e.Kind != limiter.KindFixedWindow && e.Kind != limiter.KindSlidingWindowLog,
+			app.Elem("p").ID("insp-rounding").Class("hint").Text("Shown to 2 decimals: tokens rounded down, levels and estimates rounded up. "+
+				"Each result is worked out from the exact values, so it can differ slightly from arithmetic on the shown numbers.")),
 		app.Elem("p").ID("insp-verdict").Class("insp-verdict").Text(verdict),
 		app.Elem("div").Class("row").Body(
 			app.Elem("button").ID("insp-source-toggle").Class("btn").Attr("aria-expanded", in.showSource).Attr("aria-controls", "insp-source").

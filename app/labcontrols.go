@@ -34,7 +34,7 @@ type labControls struct {
 
 func (c *labControls) OnMount(ctx app.Context) {
 	c.M.redrawControls = c.Update
-	guardEnter("add-lane")
+	installKeyGuard()
 }
 func (c *labControls) OnDismount() { c.M.redrawControls = nil }
 
@@ -55,7 +55,7 @@ func (c *labControls) Render() app.UI {
 			errLine(m, "budget"),
 			app.Elem("h2").Text("Lanes"),
 			app.Elem("div").Class("row").Body(
-				boolAttr(app.Elem("select").ID("add-lane").Class("select").Attr("aria-label", "Add a lane").
+				boolAttr(app.Elem("select").ID("add-lane").Class("select").Attr("aria-label", "Add a lane").DataSet("keys", "Enter").
 					Title("Add a lane: choose with the mouse, or with the arrow keys and Enter"), "disabled", len(s.Lanes) >= sim.MaxLanes).
 					OnChange(c.onAddLane).OnKeyDown(c.onAddLaneKey).On("mousedown", c.onAddLaneMouse).On("blur", c.onAddLaneBlur).
 					Body(addLaneOptions()...),

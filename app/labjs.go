@@ -2,7 +2,9 @@ package main
 
 import (
 	"errors"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
@@ -121,36 +123,32 @@ func plural(n int, what string) string {
 	return s
 }
 
-// enterGuards holds the ids guardEnter stops Enter's default action on, and
-// enterGuard is its one listener (kept for the page's life).
-var (
-	enterGuards = map[string]bool{}
-	enterGuard  app.Func
-)
+// keyGuard is the one listener installKeyGuard adds (kept for the page's
+// life).
+var keyGuard app.Func
 
-// guardEnter stops the browser's own action for Enter on the element with
-// id: "+ Add a lane…" takes Enter to add the lane chosen with the arrows,
-// and Chromium's own action for it, on a select, opens its list, which then
-// took the next keys (and added a second lane when it closed). It must be
-// stopped while the browser dispatches the keydown and keypress: go-app runs event
-// handlers after that dispatch, where PreventDefault comes too late. A
-// function from app.FuncOf runs during the dispatch.
-func guardEnter(id string) {
-	if !app.IsClient {
+// installKeyGuard stops the browser's own action for the keys an element
+// lists in its data-keys attribute ("Enter", "ArrowLeft ArrowRight Home
+// End"), for the elements whose handlers act on those keys themselves. It
+// must be stopped while the browser dispatches the key: go-app runs event
+// handlers after that dispatch, where PreventDefault comes too late. So
+// the timeline moved 1 ms with each arrow besides the handler's 100 ms (a
+// race that sometimes lost a step), an arrow on a lesson's mark scrolled
+// the page, and Enter on "+ Add a lane…" opened its list, which then took
+// the next keys. A function from app.FuncOf runs during the dispatch.
+func installKeyGuard() {
+	if !app.IsClient || keyGuard != nil {
 		return
 	}
-	enterGuards[id] = true
-	if enterGuard != nil {
-		return
-	}
-	enterGuard = app.FuncOf(func(this app.Value, args []app.Value) any {
+	keyGuard = app.FuncOf(func(this app.Value, args []app.Value) any {
 		e := args[0]
-		if e.Get("key").String() == "Enter" && enterGuards[e.Get("target").Get("id").String()] {
+		ks := e.Get("target").Get("dataset").Get("keys")
+		if ks.Truthy() && slices.Contains(strings.Fields(ks.String()), e.Get("key").String()) {
 			e.Call("preventDefault")
 		}
 		return nil
 	})
 	doc := app.Window().Get("document")
-	doc.Call("addEventListener", "keydown", enterGuard, true)
-	doc.Call("addEventListener", "keypress", enterGuard, true) // what opens the list, when its keydown's default was not stopped
+	doc.Call("addEventListener", "keydown", keyGuard, true)
+	doc.Call("addEventListener", "keypress", keyGuard, true) // Enter on a select opens its list on keypress too
 }

@@ -62,6 +62,7 @@ func (v *labLanes) OnMount(ctx app.Context) {
 	if !app.IsClient { // native component tests draw frames by hand
 		return
 	}
+	installKeyGuard()
 	v.loop.start(ctx, v, labFrameEvery, v.frame)
 }
 
@@ -305,7 +306,7 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 						scrubToMs(m, int(x), hi)
 					}
 				}).
-				OnKeyDown(scrubKey(m)),
+				DataSet("keys", "ArrowLeft ArrowRight ArrowUp ArrowDown PageUp PageDown").OnKeyDown(scrubKey(m)),
 			app.If(m.scrub != nil,
 				app.Elem("span").ID("scrub-label").Class("hint").Text("showing t = "+FormatClock(l.Now())+" of "+FormatClock(m.lab.Now())+" (replayed; Resume continues from here)"),
 				app.Elem("button").ID("scrub-live").Class("btn link").Text("back to live").OnClick(func(ctx app.Context, e app.Event) { m.live() }),
@@ -533,7 +534,7 @@ func (v *labLanes) laneSVG(i int, id string, ln *sim.Lane, l *sim.Lab, a axis, r
 	return svg("svg").ID(id+"-svg").Attr("viewBox", "0 0 600 140").Attr("width", "100%").
 		TabIndex(0).Role("application").
 		Attr("aria-label", "Lane "+strconv.Itoa(i+1)+" requests: ←/→ choose a request, Enter explains it (or click a mark)").
-		OnClick(v.onStripClick(i), i).OnFocus(v.onStripFocus(i), i).OnKeyDown(v.onStripKey(i), i).Body(
+		DataSet("keys", "ArrowLeft ArrowRight Home End").OnClick(v.onStripClick(i), i).OnFocus(v.onStripFocus(i), i).OnKeyDown(v.onStripKey(i), i).Body(
 		band,
 		worstBand(id, a, wc),
 		svgEl("path", "d", marks, "stroke", "#0969da", "stroke-width", "1", "stroke-dasharray", "3 2", "fill", "none"),

@@ -43,6 +43,7 @@ func (v *lessonView) OnMount(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}
+	installKeyGuard()
 	v.loop.start(ctx, v, lessonFrame, v.frame)
 }
 
@@ -183,7 +184,7 @@ func (v *lessonView) laneStrip(i int, ln *sim.Lane) app.UI {
 			rec.Delay = 0 // a meter: admitted requests pass at once
 		}
 		marks = append(marks, app.Elem("span").ID("mark-"+strconv.Itoa(i)+"-"+strconv.Itoa(k)).Class(cls).
-			Role("button").TabIndex(tab).Attr("aria-label", markLabel(k, rec)).Title(markLabel(k, rec)).
+			Role("button").TabIndex(tab).DataSet("keys", "ArrowLeft ArrowRight Home End").Attr("aria-label", markLabel(k, rec)).Title(markLabel(k, rec)).
 			DataSet("lane", i).DataSet("k", k).Text(sym))
 	}
 	wc := ln.Worst()

@@ -478,6 +478,7 @@ func testLabTraceQuiets(p *page) {
 	// Picking Poisson again brings back alice's own rate, 8/s, not the
 	// default pattern's.
 	f.setSelect("client-0-pattern", "poisson")
+	f.waitCount("#client-0-rate", 1)
 	f.waitValue("#client-0-rate", "8")
 	f.setSelect("client-0-pattern", "none")
 	f.waitValue("#client-0-pattern", "none")
@@ -485,6 +486,7 @@ func testLabTraceQuiets(p *page) {
 	f.click("#clear-trace")
 	f.waitGone("#trace-note")
 	f.waitValue("#client-0-pattern", "poisson")
+	f.waitCount("#client-0-rate", 1)
 	f.waitValue("#client-0-rate", "8")
 	f.poll("link without the trace", "true false", func() string {
 		return f.eval(`(() => { const l = document.getElementById("share-link").value; return l.includes("client=alice%2C1%2C%2Cpoisson%2C8") + " " + l.includes("trace="); })()`)
@@ -869,6 +871,13 @@ func testLabInspectorEveryKind(p *page) {
 		f.poll(ln.Config.Kind.Name()+" steps", strings.Join(want, "\n"), func() string {
 			return f.eval(`Array.from(document.querySelectorAll("#insp-steps li")).map(li => li.textContent).join("\n")`)
 		})
+		// Strategies with fractional quantities say how they are rounded.
+		if k := ln.Config.Kind; k == limiter.KindFixedWindow || k == limiter.KindSlidingWindowLog {
+			f.waitCount("#insp-rounding", 0)
+		} else {
+			f.waitText("#insp-rounding", "Shown to 2 decimals: tokens rounded down, levels and estimates rounded up. "+
+				"Each result is worked out from the exact values, so it can differ slightly from arithmetic on the shown numbers.")
+		}
 		f.t.Logf("lane %d (%s): %s", i+1, ln.Config, strings.ReplaceAll(e.Text(), "\n", " | "))
 		// The panel opens under its lane; the lane's chart and the panel's
 		// top are in view, and its bottom too when lane and panel fit (it

@@ -374,6 +374,10 @@ func testInspector(p *page) {
 		p.t.Helper()
 		p.poll("focused mark", want, func() string { return p.eval(`document.activeElement.id`) })
 	}
+	// The browser's own action for these keys (scrolling the page) is
+	// stopped during the dispatch (installKeyGuard): go-app's handlers run
+	// after it, where PreventDefault is too late.
+	p.eval(`(() => { window.__dp = []; document.addEventListener("keydown", e => window.__dp.push(e.key + ":" + e.defaultPrevented)); return "ok"; })()`)
 	p.do(chromedp.Focus(chromedp.CSS("#mark-0-0")))
 	p.do(chromedp.KeyEvent(kb.ArrowRight))
 	focused("mark-0-1")
@@ -385,6 +389,9 @@ func testInspector(p *page) {
 	focused(last)
 	p.do(chromedp.KeyEvent(kb.Home))
 	focused("mark-0-0")
+	if got := p.eval(`window.__dp.join(" ")`); got != "ArrowRight:true ArrowLeft:true ArrowLeft:true End:true Home:true" {
+		p.t.Errorf("keys on the marks, default prevented: %q", got)
+	}
 	p.do(chromedp.Focus(chromedp.CSS("#mark-0-14")))
 	p.do(chromedp.KeyEvent("\r"))
 	p.waitText("#insp-what", "token bucket: 5/s, burst 10 — request of 1 at 700 ms")
