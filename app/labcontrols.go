@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"text/template"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/explain"
@@ -462,7 +463,13 @@ func (c *labControls) realTraffic() app.UI {
 							m.live()
 							if m.setErr("trace", m.lab.SetTrace("", t)) {
 								m.quietClients()
-								m.traceLabel, m.traceInfo = name+" ("+plural(len(t.Events), "request")+", "+plural(len(t.Clients), "client")+")", "Your file; it is not part of the link."
+								first := ""
+								if at := t.Events[0].At; at >= time.Minute {
+									// A CSV's times are kept as they are: with Unix
+									// times the lanes wait years for the first one.
+									first = ", the first at t = " + FormatClock(at) + ": “Run to end” gets there at once"
+								}
+								m.traceLabel, m.traceInfo = name+" ("+plural(len(t.Events), "request")+", "+plural(len(t.Clients), "client")+first+")", "Your file; it is not part of the link."
 							} else {
 								input.Set("value", "")
 							}

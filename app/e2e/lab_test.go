@@ -454,6 +454,15 @@ func testLabFarTrace(p *page) {
 	before := f.laneSummary()
 	upload("past.csv", []byte("t_ms,client\n0,a\n5000000000001,a\n"))
 	f.waitText("#trace-error", "⚠ line 3: t_ms 5000000000001 is out of range; want at most 5000000000000 (about 158 years)")
+	// Unix times in ms are taken as they are, and the status says where
+	// the first request is.
+	upload("epoch.csv", []byte("t_ms,client\n1700000000000,a\n1700000000500,a\n"))
+	f.waitText("#trace-status", "Replaying: epoch.csv (2 requests, 1 client, the first at t = 1700000000.000 s: “Run to end” gets there at once)remove")
+	upload("far.csv", []byte("t_ms,client\n0,a\n5000000000000,a\n"))
+	f.waitText("#trace-status", "Replaying: far.csv (2 requests, 1 client)remove")
+	f.click("#run-trace")
+	f.waitText("#lab-clock", "t = 5000000000.000 s")
+	before = f.laneSummary()
 	upload("latin1.csv", []byte("t_ms,client\n0,Jos\xe9\n5,Jos\xe8\n"))
 	f.waitText("#trace-error", "⚠ line 2: is not UTF-8 text; want the file saved as UTF-8")
 	f.waitText("#trace-status", "Replaying: far.csv (2 requests, 1 client)remove")
