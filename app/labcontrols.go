@@ -131,8 +131,16 @@ func (c *labControls) onAddLaneKey(ctx app.Context, e app.Event) {
 	case "Escape":
 		c.addKeys = false
 		ctx.JSSrc().Set("value", "")
+	case " ", "F4":
+		// These open the list: the keys then go to it, and its Enter
+		// commits the choice with a change event, which adds, as a click.
+		c.addKeys = false
 	case "Tab", "Shift", "Control", "Alt", "Meta":
 	default:
+		if e.Get("altKey").Bool() { // Alt+↓ or Alt+↑ opens the list too
+			c.addKeys = false
+			return
+		}
 		c.addKeys = true
 	}
 }
@@ -258,10 +266,13 @@ func (c *labControls) tiers() app.UI {
 			app.Text(name),
 			app.Elem("button").ID("tier-remove-"+name).Class("btn icon small").Attr("aria-label", "Remove tier "+name).Text("✕").
 				OnClick(func(ctx app.Context, e app.Event) {
+					// The names now, not names: go-app keeps a handler
+					// whose scope (name) is unchanged, with what it captured.
+					ids := nextChipIDs(m.lab.TierNames(), name)
 					m.setTier(name, 0)
 					// The chip and its ✕ are gone: the focus goes to the
 					// next chip's ✕, the one before, or the tier name field.
-					focusFirst(nextChipIDs(names, name)...)
+					focusFirst(ids...)
 				}, name),
 		))
 	}
@@ -433,6 +444,7 @@ func patternName(k sim.PatternKind) string {
 func (c *labControls) realTraffic() app.UI {
 	m := c.M
 	has := m.lab.Trace() != nil
+	note := m.traceNote()
 	return app.Elem("section").Class("card").Attr("aria-label", "Real traffic").Body(
 		app.Elem("h2").Text("Real traffic"),
 		app.Elem("div").Class("row").Body(
@@ -486,13 +498,13 @@ func (c *labControls) realTraffic() app.UI {
 				app.If(has, app.Elem("button").ID("clear-trace").Class("btn link").Text("remove").OnClick(func(ctx app.Context, e app.Event) {
 					m.live()
 					m.setErr("trace", m.lab.SetTrace("", nil))
-					m.traceLabel, m.traceInfo, m.traceNote = "", "", ""
+					m.traceLabel, m.traceInfo = "", ""
 					m.unquietClients()
 					m.changed()
 				})),
 			),
 		),
-		app.If(m.traceNote != "" && m.traceLabel != "", app.Elem("p").ID("trace-note").Class("hint").Text(m.traceNote)),
+		app.If(note != "" && m.traceLabel != "", app.Elem("p").ID("trace-note").Class("hint").Text(note)),
 		app.If(m.traceInfo != "", app.Elem("p").ID("trace-source").Class("source").Text(m.traceInfo)),
 	)
 }

@@ -201,15 +201,16 @@ func scrubKey(m *labModel) app.EventHandler {
 		if !ok {
 			return
 		}
-		e.PreventDefault()
-		el := ctx.JSSrc()
-		v, err1 := strconv.Atoi(el.Get("value").String())
-		hi, err2 := strconv.Atoi(el.Get("max").String())
-		if err1 != nil || err2 != nil {
-			return
+		// From the instant shown, not the element's value: the frame loop
+		// writes the last drawn instant into the element, and keys quicker
+		// than frames read that older value and lost a step.
+		shown := m.lab.Now()
+		if m.scrub != nil {
+			shown = m.scrub.Now()
 		}
-		v = min(max(v+d, 0), hi)
-		el.Set("value", strconv.Itoa(v))
+		hi := int(m.lab.Now() / time.Millisecond)
+		v := min(max(int(shown/time.Millisecond)+d, 0), hi)
+		ctx.JSSrc().Set("value", strconv.Itoa(v))
 		scrubToMs(m, v, hi)
 	}
 }

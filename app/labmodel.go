@@ -43,7 +43,6 @@ type labModel struct {
 	linkErrs   []string          // what was wrong with the opened link
 	traceLabel string            // what is replayed besides the clients: "" or a name
 	traceInfo  string            // its source line
-	traceNote  string            // what loading it changed in the clients, or ""
 	// quieted holds the patterns loading a trace took from the clients
 	// (quietClients): removing the trace gives them back, and picking one's
 	// kind again brings its numbers back.
@@ -146,7 +145,7 @@ func (m *labModel) loadSetup(q map[string][]string) {
 	}
 	m.lab, m.scrub = l, nil
 	m.clearSel()
-	m.traceLabel, m.traceInfo, m.traceNote, m.quieted = "", "", "", nil
+	m.traceLabel, m.traceInfo, m.quieted = "", "", nil
 	if want != "" {
 		m.traceLabel = "loading " + nasaLabel + "…"
 	}
@@ -185,7 +184,7 @@ func (m *labModel) clients() []sim.Client { return m.lab.Setup().Clients }
 // quietClients switches every client with generated traffic to clicks only
 // (the run starts over), so that the lanes hear a trace being loaded: the
 // default client's 8 requests a second would be most of what the lanes see
-// beside the NASA trace's half a request a second. It says so in traceNote.
+// beside the NASA trace's half a request a second. traceNote says so.
 func (m *labModel) quietClients() {
 	cs := slices.Clone(m.clients())
 	var names []string
@@ -197,7 +196,6 @@ func (m *labModel) quietClients() {
 			names = append(names, cs[i].Name)
 		}
 	}
-	m.traceNote = ""
 	if len(names) == 0 || !m.setErr("clients", m.lab.SetTraffic(cs, m.lab.Setup().Seed)) {
 		return
 	}
@@ -205,10 +203,25 @@ func (m *labModel) quietClients() {
 		m.quieted = map[string]sim.Pattern{}
 	}
 	maps.Copy(m.quieted, took) // a second trace keeps what the first took
-	who := strings.Join(names, ", ")
-	m.traceNote = "So that the lanes hear the trace, " + who + " now " + map[bool]string{true: "sends", false: "send"}[len(names) == 1] +
+}
+
+// traceNote says which clients a trace quieted still send only on clicks,
+// or "": worked out as drawn, so it drops a client that picked a pattern
+// again and stays through a second trace.
+func (m *labModel) traceNote() string {
+	var names []string
+	for _, c := range m.clients() {
+		if _, ok := m.quieted[c.Name]; ok && c.Pattern.Kind == sim.PatternNone {
+			names = append(names, c.Name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	one := len(names) == 1
+	return "So that the lanes hear the trace, " + strings.Join(names, ", ") + " now " + map[bool]string{true: "sends", false: "send"}[one] +
 		" only on clicks; pick a pattern again to mix generated traffic in, or remove the trace to have " +
-		map[bool]string{true: "it", false: "them"}[len(names) == 1] + " back."
+		map[bool]string{true: "it", false: "them"}[one] + " back."
 }
 
 // unquietClients gives the clients quietClients quieted, and that still

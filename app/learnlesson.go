@@ -180,9 +180,7 @@ func (v *lessonView) laneStrip(i int, ln *sim.Lane) app.UI {
 		if k == stop {
 			tab = 0
 		}
-		if r.meter(i) {
-			rec.Delay = 0 // a meter: admitted requests pass at once
-		}
+		rec = r.shown(i, rec)
 		marks = append(marks, app.Elem("span").ID("mark-"+strconv.Itoa(i)+"-"+strconv.Itoa(k)).Class(cls).
 			Role("button").TabIndex(tab).DataSet("keys", "ArrowLeft ArrowRight Home End").Attr("aria-label", markLabel(k, rec)).Title(markLabel(k, rec)).
 			DataSet("lane", i).DataSet("k", k).Text(sym))
@@ -325,7 +323,7 @@ func (v *lessonView) inspectorUI() app.UI {
 		return app.Elem("p").ID("inspector").Class("param-error").Role("alert").Text("⚠ " + v.selErr)
 	}
 	hist := v.run.lab.Lanes()[v.sel.lane].History(nil)
-	heading := "Why: lane " + strconv.Itoa(v.sel.lane+1) + ", " + markLabel(v.sel.k, hist[v.sel.k])
+	heading := "Why: lane " + strconv.Itoa(v.sel.lane+1) + ", " + markLabel(v.sel.k, v.run.shown(v.sel.lane, hist[v.sel.k]))
 	return &inspector{Key: strconv.Itoa(v.sel.lane) + "/" + strconv.Itoa(v.sel.k), Heading: heading, Exp: v.selExp,
 		OnClose: v.closeInspector}
 }

@@ -178,9 +178,9 @@ func (r *lessonRun) explainMark(lane, k int) (explain.Explanation, sim.Record, e
 	}
 	e, rec, err := explainRecord(r.lab.Lanes()[lane], k)
 	if r.meter(lane) {
-		e, rec.Delay = e.AsMeter(), 0
+		e = e.AsMeter()
 	}
-	return e, rec, err
+	return e, r.shown(lane, rec), err
 }
 
 // meter reports that the lesson uses lane i's leaky bucket as a meter (nginx
@@ -188,6 +188,15 @@ func (r *lessonRun) explainMark(lane, k int) (explain.Explanation, sim.Record, e
 // limiter reports for them.
 func (r *lessonRun) meter(i int) bool {
 	return i < len(r.lesson.Shaping) && !r.lesson.Shaping[i]
+}
+
+// shown is lane i's record as the lesson shows it (marks, the inspector's
+// heading): no queue delay in a meter lane.
+func (r *lessonRun) shown(i int, rec sim.Record) sim.Record {
+	if r.meter(i) {
+		rec.Delay = 0
+	}
+	return rec
 }
 
 // explainRecord replays the client of record k of ln and explains it.

@@ -289,6 +289,15 @@ func testLabScrubber(p *page) {
 	p.click("#scrub-live")
 	p.waitText("#lab-clock", "t = 10.000 s")
 	p.waitText("#lane-0-allowed", "100")
+	// Quick presses lose none (each moved from the element's value, which
+	// the frame loop could set back to the last drawn instant).
+	p.do(chromedp.Focus(chromedp.ID("scrub")))
+	for range 40 {
+		p.do(chromedp.KeyEvent(kb.ArrowLeft))
+	}
+	p.waitText("#lab-clock", "t = 6.000 s")
+	p.click("#scrub-live")
+	p.waitText("#lab-clock", "t = 10.000 s")
 	// Back to the timeline's end by key is live again, not "scrubbed".
 	p.do(chromedp.Focus(chromedp.ID("scrub")))
 	p.do(chromedp.KeyEvent(kb.ArrowLeft))
@@ -489,8 +498,10 @@ func testLabTraceQuiets(p *page) {
 	f.setSelect("client-0-pattern", "poisson")
 	f.waitCount("#client-0-rate", 1)
 	f.waitValue("#client-0-rate", "8")
+	f.waitGone("#trace-note") // alice no longer sends only on clicks
 	f.setSelect("client-0-pattern", "none")
 	f.waitValue("#client-0-pattern", "none")
+	f.waitText("#trace-note", "So that the lanes hear the trace, alice now sends only on clicks; pick a pattern again to mix generated traffic in, or remove the trace to have it back.")
 	// Removing the trace gives alice her pattern back.
 	f.click("#clear-trace")
 	f.waitGone("#trace-note")
@@ -690,6 +701,21 @@ func testLabTiers(p *page) {
 	f.waitCount("#lane-0-tier-pro", 0)
 	f.waitText("#lane-0-allowed", "4")
 	f.poll("focus after removing the only tier", "tier-name", active)
+	// Two tiers: ✕ on the first hands the focus to the next chip's ✕ (the
+	// handler worked from the chips it was drawn with, and sent it to the
+	// name field), ✕ on the last to the name field.
+	f.setNumber("tier-factor", "2")
+	for _, name := range []string{"aaa", "pro"} {
+		f.eval(`(() => { const el = document.getElementById("tier-name"); el.value = "` + name + `"; return el.value; })()`)
+		f.click("#tier-apply")
+		f.waitCount("#tier-remove-"+name, 1)
+	}
+	f.click("#tier-remove-aaa")
+	f.waitCount("#tier-remove-aaa", 0)
+	f.poll("focus after removing the first of two tiers", "tier-remove-pro", active)
+	f.click("#tier-remove-pro")
+	f.waitCount("#tier-remove-pro", 0)
+	f.poll("focus after removing the last tier", "tier-name", active)
 	// "default", the tier field's placeholder, typed in means no tier.
 	f.eval(`(() => { const el = document.getElementById("client-0-tier"); el.value = "default"; el.dispatchEvent(new Event("change", {bubbles: true})); return el.value; })()`)
 	f.poll("free's tier in the link", "true", func() string {

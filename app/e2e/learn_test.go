@@ -333,6 +333,19 @@ func testLessons(p *page) {
 		case "queue-vs-meter":
 			p.waitText("#lstrip-0-allowed", "✓ 26 allowed")
 			p.waitText("#lstrip-1-denied", "✕ 9 denied")
+			// Request 21 waits 2 s in the queue lane, none in the meter lane:
+			// its mark, the inspector's heading, steps and verdict agree.
+			p.waitAttrOf("#mark-0-20", "aria-label", "request 21 at 0.00 s: allowed, waits 2.00 s")
+			p.waitAttrOf("#mark-1-20", "aria-label", "request 21 at 0.00 s: allowed")
+			p.click("#mark-1-20")
+			p.waitText("#insp-title", "Why: lane 2, request 21 at 0.00 s: allowed")
+			p.waitText("#insp-verdict", "✓ allowed: 0 remaining")
+			if got := p.text("#insp-steps"); strings.Contains(got, "queue delay") {
+				p.t.Errorf("the meter lane's steps name a queue delay: %s", got)
+			}
+			p.click("#mark-0-20")
+			p.waitText("#insp-title", "Why: lane 1, request 21 at 0.00 s: allowed, waits 2.00 s")
+			p.waitText("#insp-verdict", "✓ allowed: 0 remaining, served after 2 s in a queue")
 		}
 		// Lab lessons announce the check in the live region.
 		p.poll("#announce", "Lesson finished. Check passed: "+c.msg, func() string { return p.text("#announce") })

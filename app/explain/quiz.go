@@ -191,12 +191,12 @@ func NewQuiz(setup sim.Setup, seed uint64) (*Quiz, error) {
 		e := Explain(in)
 		qu := Question{Number: len(q.Questions) + 1, Lane: ln, Config: cfg, Request: evs[idx], Index: idx,
 			AskTokens: cfg.Kind == limiter.KindTokenBucket, Allowed: in.Decision.Allowed, Explanation: e}
-		qu.Prompt = fmt.Sprintf("Lane %d (%s): %s asks for %d at t = %.3f s. Allowed or denied?", ln+1, ConfigText(cfg), evs[idx].Client, evs[idx].N, evs[idx].At.Seconds())
+		qu.Prompt = fmt.Sprintf("Lane %d (%s): %s asks for %d at t = %s. Allowed or denied?", ln+1, ConfigText(cfg), evs[idx].Client, evs[idx].N, clock(evs[idx].At))
 		if qu.AskTokens {
 			qu.Tokens = Hundredths(in.After.Tokens)
 			qu.Prompt += " How many tokens are left after it (to within 0.05)?"
 			if in.HasLast {
-				qu.Given = fmt.Sprintf("After %s's latest admitted request, at t = %.3f s, the bucket held %s tokens.", evs[idx].Client, in.Last.Seconds(), Tokens(in.LastState.Tokens))
+				qu.Given = fmt.Sprintf("After %s's latest admitted request, at t = %s, the bucket held %s tokens.", evs[idx].Client, clock(in.Last), Tokens(in.LastState.Tokens))
 			} else {
 				qu.Given = fmt.Sprintf("%s's bucket has admitted nothing yet: it is full, %d tokens.", evs[idx].Client, cfg.Burst)
 			}
@@ -274,4 +274,12 @@ func (q *Quiz) Answer(g Guess) (Feedback, error) {
 	}
 	f.Score, f.Streak = q.Score, q.Streak
 	return f, nil
+}
+
+// clock writes an instant ≥ 0 as the pages' clocks do, in seconds with
+// milliseconds, rounded down: "2.874 s" for 2.874661523 s. Rounded to the
+// nearest, the prompt said 2.875 s where the paused clock said 2.874 s.
+func clock(t limiter.Instant) string {
+	ms := int64(t / time.Millisecond)
+	return fmt.Sprintf("%d.%03d s", ms/1000, ms%1000)
 }

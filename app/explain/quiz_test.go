@@ -25,12 +25,12 @@ func TestQuizSameSeed(t *testing.T) {
 	if len(a.Questions) != QuizLength || a.MaxScore != 13 {
 		t.Errorf("%d questions, max score %d; want %d, 13", len(a.Questions), a.MaxScore, QuizLength)
 	}
-	want := "Lane 3 (token bucket: 10/s, burst 10): alice asks for 1 at t = 9.589 s. Allowed or denied? " +
+	want := "Lane 3 (token bucket: 10/s, burst 10): alice asks for 1 at t = 9.588 s. Allowed or denied? " +
 		"How many tokens are left after it (to within 0.05)?"
 	if q := a.Questions[5]; q.Prompt != want || q.Answer() != "allowed, 7.96 tokens left" || q.Index != 87 {
 		t.Errorf("question 6: %q → %q (request %d);\nwant %q → allowed, 7.96 tokens left (request 87)", q.Prompt, q.Answer(), q.Index, want)
 	}
-	// What a tokens question gives to work from: 5.03 + (9.589 − 9.195) s ×
+	// What a tokens question gives to work from: 5.03 + (9.588 − 9.195) s ×
 	// 10/s − 1 = 7.97, within 0.05 of 7.96.
 	if g := a.Questions[5].Given; g != "After alice's latest admitted request, at t = 9.195 s, the bucket held 5.03 tokens." {
 		t.Errorf("question 6 gives %q", g)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -200,6 +201,18 @@ func New(s Setup, trace *Trace, opts Options) (*Lab, error) {
 	}
 	l := &Lab{setup: s.clone(), opts: opts.withDefaults(), trace: trace, clock: NewClock()}
 	l.clock.speed = s.Speed
+	// The tiers the setup came with (a link): their multiples, kept like
+	// SetTier's, so that they outlive the lanes that show them.
+	for _, spec := range l.setup.Lanes {
+		for name := range spec.Tiers {
+			if _, ok := l.factors[name]; !ok {
+				if l.factors == nil {
+					l.factors = map[string]float64{}
+				}
+				l.factors[name] = l.tierFactor(name)
+			}
+		}
+	}
 	if err := l.restart(); err != nil {
 		return nil, err
 	}
@@ -569,17 +582,31 @@ func retier(spec LaneSpec, names []string, factors []float64) (LaneSpec, error) 
 }
 
 // tierFactor is tier name's multiple: the one SetTier gave it, or else the
-// one the first lane that has it shows (a tier that came with a link).
+// one its lanes show (a tier that came with a link), read from the most
+// exact: a bucket's rate keeps any multiple, while a count (a window's
+// limit, a burst) was rounded to a whole number (10 × 0.25 became 3).
 func (l *Lab) tierFactor(name string) float64 {
 	if f, ok := l.factors[name]; ok {
 		return f
 	}
+	best, rank := 1.0, 0
 	for _, s := range l.setup.Lanes {
-		if _, ok := s.Tiers[name]; ok {
-			return FactorOf(s.Config, s.Tiers[name])
+		t, ok := s.Tiers[name]
+		if !ok {
+			continue
+		}
+		r := 1 // a count
+		switch k := s.Config.Kind; {
+		case (k == limiter.KindTokenBucket || k == limiter.KindGCRA) && s.Config.Rate > 0 && !math.IsInf(s.Config.Rate, 0):
+			r = 3 // a rate, exact
+		case k == limiter.KindLeakyBucket:
+			r = 2 // a leak interval, to the ns
+		}
+		if r > rank {
+			best, rank = FactorOf(s.Config, t), r
 		}
 	}
-	return 1
+	return best
 }
 
 // laneTierFactor is tier name's multiple in lane spec s: SetTier's, or the
@@ -749,10 +776,15 @@ func (l *Lab) SetTier(name string, factor float64) error {
 	return nil
 }
 
-// TierNames returns the names of the tiers any lane defines, sorted.
+// TierNames returns the names of the tiers, sorted: those SetTier set (kept
+// with no lane left) and those any lane defines.
 func (l *Lab) TierNames() []string {
 	seen := map[string]bool{}
 	var names []string
+	for name := range l.factors {
+		seen[name] = true
+		names = append(names, name)
+	}
 	for _, s := range l.setup.Lanes {
 		for name := range s.Tiers {
 			if !seen[name] {

@@ -888,3 +888,40 @@ func TestRunTraceToMaxSpan(t *testing.T) {
 		}
 	}
 }
+
+// A link's tier ×0.25: the fixed window's 10 × 0.25 was rounded to 3, the
+// token bucket's rate keeps 2.5/s; the multiple is read from the rate, so a
+// lane added later gets 2.5/s, not 3/s. And a tier outlives its lanes: with
+// every lane removed, a new lane gets it again.
+func TestTierMultipleFromLink(t *testing.T) {
+	fw := limiter.Config{Kind: limiter.KindFixedWindow, Limit: 10, Window: time.Second}
+	tb := limiter.Config{Kind: limiter.KindTokenBucket, Rate: 10, Burst: 10}
+	s := Setup{Lanes: []LaneSpec{
+		{Config: fw, Tiers: map[string]limiter.Config{"lite": {Kind: limiter.KindFixedWindow, Limit: 3, Window: time.Second}}},
+		{Config: tb, Tiers: map[string]limiter.Config{"lite": {Kind: limiter.KindTokenBucket, Rate: 2.5, Burst: 3}}},
+	}, Clients: []Client{{Name: "a", Weight: 1}}, Worst: time.Second, Speed: 1}
+	lab, err := New(s, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.AddLane(LaneSpec{Config: limiter.Config{Kind: limiter.KindGCRA, Rate: 10, Burst: 10}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := lab.Setup().Lanes[2].Tiers["lite"].String(); got != "GCRA: 2.5/s, burst 3" {
+		t.Errorf("added lane's tier lite: %q, want GCRA: 2.5/s, burst 3", got)
+	}
+	for range 3 {
+		if err := lab.RemoveLane(0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := lab.TierNames(); !slices.Equal(got, []string{"lite"}) {
+		t.Errorf("tiers with no lane: %v, want [lite]", got)
+	}
+	if err := lab.AddLane(LaneSpec{Config: limiter.Config{Kind: limiter.KindTokenBucket, Rate: 4, Burst: 8}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := lab.Setup().Lanes[0].Tiers["lite"].String(); got != "token bucket: 1/s, burst 2" {
+		t.Errorf("lane added to an empty lab: tier lite %q, want token bucket: 1/s, burst 2", got)
+	}
+}
