@@ -131,16 +131,12 @@ func (c *labControls) onAddLaneKey(ctx app.Context, e app.Event) {
 	case "Escape":
 		c.addKeys = false
 		ctx.JSSrc().Set("value", "")
-	case " ", "F4":
-		// These open the list: the keys then go to it, and its Enter
-		// commits the choice with a change event, which adds, as a click.
-		c.addKeys = false
 	case "Tab", "Shift", "Control", "Alt", "Meta":
 	default:
-		if e.Get("altKey").Bool() { // Alt+↓ or Alt+↑ opens the list too
-			c.addKeys = false
-			return
-		}
+		// Space, F4 and Alt+↓ too: the list they open commits its
+		// highlighted option with a change event when it closes, by Enter,
+		// Escape or Tab alike, so that change cannot mean "add" (an Escape
+		// added a lane); Enter on the select afterwards adds.
 		c.addKeys = true
 	}
 }
