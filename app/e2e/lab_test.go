@@ -670,6 +670,10 @@ func testLabTiers(p *page) {
 	// on "Set tier" (it fell to the page's body).
 	active := func() string { return f.eval(`document.activeElement.id`) }
 	f.poll("focus after the first tier", "tier-apply", active)
+	// The link carries the multiple itself, beside each lane's tier.
+	f.poll("tier in the link", "true", func() string {
+		return f.eval(`String(document.getElementById("share-link").value.includes("&tier=pro%2C3&"))`)
+	})
 	// "+ Add a lane…" by keyboard: the arrows only choose (each fired a
 	// change, and added a lane), Enter adds the choice: the third option,
 	// a leaky bucket on the same budget (2 per 1 s), which gets tier pro

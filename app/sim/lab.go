@@ -42,6 +42,11 @@ type Setup struct {
 	Trace string
 	// Worst is the window length W of the worst-case figure.
 	Worst time.Duration
+	// Tiers holds each tier's multiple of a lane's budget (see SetTier),
+	// so that a lane added later gets the tier, even with no lane left
+	// that shows it. A tier only the lanes name (a link before this field)
+	// has its multiple read from them (see New). In a link: tier=pro,5.
+	Tiers map[string]float64
 }
 
 // DefaultBudget is the default lanes' budget: 10 requests per second.
@@ -104,6 +109,14 @@ func (s Setup) Validate() error {
 	if s.Worst <= 0 {
 		return fmt.Errorf("worst: window %v is not positive; want > 0", s.Worst)
 	}
+	for _, name := range slices.Sorted(maps.Keys(s.Tiers)) {
+		if err := checkTierName(name); err != nil {
+			return fmt.Errorf("tier: %w", err)
+		}
+		if f := s.Tiers[name]; !(f > 0 && f <= MaxTierFactor) {
+			return fmt.Errorf("tier %s: multiple %g is out of range; want more than 0 and at most %d", name, f, MaxTierFactor)
+		}
+	}
 	return nil
 }
 
@@ -135,6 +148,7 @@ func (s Setup) clone() Setup {
 		s.Lanes[i] = s.Lanes[i].clone()
 	}
 	s.Clients = append([]Client(nil), s.Clients...)
+	s.Tiers = maps.Clone(s.Tiers)
 	return s
 }
 
@@ -179,10 +193,7 @@ type Lab struct {
 	ids   map[string]int    // client → id, in order of first request
 	names []string          // id → client
 	tiers map[string]string // client → tier
-	// factors holds the multiple SetTier gave each tier; a tier the setup
-	// came with (a link) has its multiple read from a lane (tierFactor).
-	factors map[string]float64
-	focus   string
+	focus string
 	// horizon is the instant the lab is moving to (charts skip sampling
 	// buckets that will be overwritten before it).
 	horizon Instant
@@ -201,15 +212,16 @@ func New(s Setup, trace *Trace, opts Options) (*Lab, error) {
 	}
 	l := &Lab{setup: s.clone(), opts: opts.withDefaults(), trace: trace, clock: NewClock()}
 	l.clock.speed = s.Speed
-	// The tiers the setup came with (a link): their multiples, kept like
-	// SetTier's, so that they outlive the lanes that show them.
+	// A tier that only lanes name (a link made before Setup.Tiers): its
+	// multiple read from them, kept like SetTier's.
 	for _, spec := range l.setup.Lanes {
 		for name := range spec.Tiers {
-			if _, ok := l.factors[name]; !ok {
-				if l.factors == nil {
-					l.factors = map[string]float64{}
+			if _, ok := l.setup.Tiers[name]; !ok {
+				f := l.tierFactor(name)
+				if l.setup.Tiers == nil {
+					l.setup.Tiers = map[string]float64{}
 				}
-				l.factors[name] = l.tierFactor(name)
+				l.setup.Tiers[name] = f
 			}
 		}
 	}
@@ -586,7 +598,7 @@ func retier(spec LaneSpec, names []string, factors []float64) (LaneSpec, error) 
 // exact: a bucket's rate keeps any multiple, while a count (a window's
 // limit, a burst) was rounded to a whole number (10 × 0.25 became 3).
 func (l *Lab) tierFactor(name string) float64 {
-	if f, ok := l.factors[name]; ok {
+	if f, ok := l.setup.Tiers[name]; ok {
 		return f
 	}
 	best, rank := 1.0, 0
@@ -612,7 +624,7 @@ func (l *Lab) tierFactor(name string) float64 {
 // laneTierFactor is tier name's multiple in lane spec s: SetTier's, or the
 // one s shows.
 func (l *Lab) laneTierFactor(s LaneSpec, name string) float64 {
-	if f, ok := l.factors[name]; ok {
+	if f, ok := l.setup.Tiers[name]; ok {
 		return f
 	}
 	return FactorOf(s.Config, s.Tiers[name])
@@ -737,14 +749,8 @@ func (l *Lab) ExportCSV(w io.Writer) error {
 // keeps the multiple: a lane added later gets the tier, and a lane whose
 // Config changes (SetLane, SetSameBudget) gets it again at that multiple.
 func (l *Lab) SetTier(name string, factor float64) error {
-	switch name {
-	case "":
-		return errors.New("tier name is empty; want a word of letters, digits, '-' or '_'")
-	case "default":
-		return errors.New(`tier name "default" reads as no tier (a client's own lane budget); want another word`)
-	}
-	if !isWord(name) {
-		return fmt.Errorf("tier name %q is not a word; want letters, digits, '-' or '_'", name)
+	if err := checkTierName(name); err != nil {
+		return err
 	}
 	lanes := l.setup.clone().Lanes
 	for i := range lanes {
@@ -765,13 +771,13 @@ func (l *Lab) SetTier(name string, factor float64) error {
 	if err := l.rebuild(); err != nil {
 		return err
 	}
-	if l.factors == nil {
-		l.factors = map[string]float64{}
+	if l.setup.Tiers == nil {
+		l.setup.Tiers = map[string]float64{}
 	}
 	if factor == 0 {
-		delete(l.factors, name)
+		delete(l.setup.Tiers, name)
 	} else {
-		l.factors[name] = factor
+		l.setup.Tiers[name] = factor
 	}
 	return nil
 }
@@ -781,7 +787,7 @@ func (l *Lab) SetTier(name string, factor float64) error {
 func (l *Lab) TierNames() []string {
 	seen := map[string]bool{}
 	var names []string
-	for name := range l.factors {
+	for name := range l.setup.Tiers {
 		seen[name] = true
 		names = append(names, name)
 	}
@@ -795,4 +801,18 @@ func (l *Lab) TierNames() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// checkTierName reports what is wrong with a tier's name, if anything.
+func checkTierName(name string) error {
+	switch name {
+	case "":
+		return errors.New("tier name is empty; want a word of letters, digits, '-' or '_'")
+	case "default":
+		return errors.New(`tier name "default" reads as no tier (a client's own lane budget); want another word`)
+	}
+	if !isWord(name) {
+		return fmt.Errorf("tier name %q is not a word; want letters, digits, '-' or '_'", name)
+	}
+	return nil
 }

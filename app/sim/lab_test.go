@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"net/url"
 	"reflect"
 	"slices"
 	"strings"
@@ -923,5 +924,69 @@ func TestTierMultipleFromLink(t *testing.T) {
 	}
 	if got := lab.Setup().Lanes[0].Tiers["lite"].String(); got != "token bucket: 1/s, burst 2" {
 		t.Errorf("lane added to an empty lab: tier lite %q, want token bucket: 1/s, burst 2", got)
+	}
+}
+
+// The link carries each tier's multiple (tier=name,multiple), so a lab with
+// no lane left keeps its tiers through a link, and a multiple of 0.25 no
+// longer comes back as a fixed window's rounded 3 of 10.
+func TestTierMultiplesInLink(t *testing.T) {
+	fw := limiter.Config{Kind: limiter.KindFixedWindow, Limit: 10, Window: time.Second}
+	s := Setup{Lanes: []LaneSpec{{Config: fw}}, Clients: []Client{{Name: "a", Weight: 1, Pattern: Pattern{Kind: PatternNone}}}, Worst: time.Second, Speed: 1}
+	lab, err := New(s, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.SetTier("lite", 0.25); err != nil {
+		t.Fatal(err)
+	}
+	v := lab.Setup().Values()
+	if got := v["tier"]; !slices.Equal(got, []string{"lite,0.25"}) {
+		t.Errorf("tier values %v, want [lite,0.25]", got)
+	}
+	if got := v.Get("lane"); got != "fixed_window,10,1s;lite=fixed_window,3,1s" {
+		t.Errorf("lane value %q", got)
+	}
+	back, err := DecodeSetup(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lab2, err := New(back, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lab2.AddLane(LaneSpec{Config: limiter.Config{Kind: limiter.KindTokenBucket, Rate: 10, Burst: 10}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := lab2.Setup().Lanes[1].Tiers["lite"].String(); got != "token bucket: 2.5/s, burst 3" {
+		t.Errorf("from the link, an added lane's tier: %q, want token bucket: 2.5/s, burst 3", got)
+	}
+	// No lane left: the link still names the tier.
+	lab2.RemoveLane(1)
+	lab2.RemoveLane(0)
+	v = lab2.Setup().Values()
+	if got := v["tier"]; !slices.Equal(got, []string{"lite,0.25"}) || v.Get("lane") != "" {
+		t.Errorf("no lanes: tier %v, lane %q; want [lite,0.25] and an empty lane", got, v.Get("lane"))
+	}
+	back, _ = DecodeSetup(v)
+	lab3, _ := New(back, nil, Options{})
+	lab3.AddLane(LaneSpec{Config: fw})
+	if got := lab3.Setup().Lanes[0].Tiers["lite"].String(); got != "fixed window: 3 per 1s" {
+		t.Errorf("from a link with no lanes: %q", got)
+	}
+	for _, c := range []struct{ v, want string }{
+		{"lite", `"lite" is not name,multiple; want e.g. pro,5`},
+		{"lite,0", `tier lite: multiple "0" is not a number above 0 and at most 100`},
+		{"lite,x", `tier lite: multiple "x" is not a number above 0 and at most 100`},
+		{"default,2", `tier name "default" reads as no tier (a client's own lane budget); want another word`},
+		{"a b,2", `tier name "a b" is not a word; want letters, digits, '-' or '_'`},
+	} {
+		_, err := DecodeSetup(url.Values{"tier": {c.v}})
+		if want := "link: tier: " + c.want + "; reading each tier's multiple from the lanes instead"; err == nil || err.Error() != want {
+			t.Errorf("tier=%s: error %v, want %s", c.v, err, c.want)
+		}
+	}
+	if _, err := DecodeSetup(url.Values{"tier": {"p,2", "p,3"}}); err == nil || err.Error() != "link: tier: tier p is given twice; want one multiple per tier; reading each tier's multiple from the lanes instead" {
+		t.Errorf("tier twice: %v", err)
 	}
 }

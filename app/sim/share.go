@@ -3,8 +3,10 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,6 +28,9 @@ type PartError struct {
 }
 
 func (e *PartError) Error() string {
+	if e.Part == "tier" { // no default: New reads the multiples from the lanes
+		return fmt.Sprintf("link: tier: %v; reading each tier's multiple from the lanes instead", e.Err)
+	}
 	// The lanes and the clients fall back as a whole.
 	what := map[string]string{"lane": "lanes (all of them)", "client": "clients (all of them)"}[e.Part]
 	if what == "" {
@@ -42,6 +47,7 @@ func (e *PartError) Unwrap() error { return e.Err }
 //
 //	lane    one per lane: kind,p1,p2[;tier=kind,p1,p2]…   e.g. token_bucket,10,10
 //	client  one per client: name,weight,tier,pattern[,params]  e.g. alice,1,,poisson,8
+//	tier    one per tier: name,multiple  e.g. pro,5 (see Setup.Tiers)
 //	seed, speed, trace, worst
 //
 // A setup with no lanes or no clients has one empty lane or client value.
@@ -67,6 +73,9 @@ func (s Setup) Values() url.Values {
 	}
 	if len(s.Clients) == 0 {
 		v.Set("client", "")
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.Tiers)) {
+		v.Add("tier", name+","+ftoa(s.Tiers[name]))
 	}
 	v.Set("seed", strconv.FormatUint(s.Seed, 10))
 	v.Set("speed", ftoa(s.Speed))
@@ -151,6 +160,13 @@ func DecodeSetup(q url.Values) (Setup, error) {
 			s.Clients = clients
 		}
 	}
+	if vs, ok := q["tier"]; ok {
+		if tiers, err := decodeTiers(vs); err != nil {
+			fail("tier", err)
+		} else {
+			s.Tiers = tiers
+		}
+	}
 	if q.Has("seed") {
 		if v, err := ParseSeed(q.Get("seed")); err != nil {
 			fail("seed", err)
@@ -195,6 +211,29 @@ func DecodeSetup(q url.Values) (Setup, error) {
 		}
 	}
 	return s, errors.Join(errs...)
+}
+
+// decodeTiers reads tier values "name,multiple".
+func decodeTiers(vs []string) (map[string]float64, error) {
+	tiers := map[string]float64{}
+	for _, v := range vs {
+		name, f, ok := strings.Cut(v, ",")
+		if !ok {
+			return nil, fmt.Errorf("%q is not name,multiple; want e.g. pro,5", v)
+		}
+		if err := checkTierName(name); err != nil {
+			return nil, err
+		}
+		x, err := strconv.ParseFloat(f, 64)
+		if err != nil || !(x > 0 && x <= MaxTierFactor) {
+			return nil, fmt.Errorf("tier %s: multiple %q is not a number above 0 and at most %d", name, f, MaxTierFactor)
+		}
+		if _, dup := tiers[name]; dup {
+			return nil, fmt.Errorf("tier %s is given twice; want one multiple per tier", name)
+		}
+		tiers[name] = x
+	}
+	return tiers, nil
 }
 
 func decodeLanes(vs []string) ([]LaneSpec, error) {
