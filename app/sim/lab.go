@@ -531,13 +531,8 @@ func (l *Lab) AddLane(spec LaneSpec) error {
 	}
 	spec = spec.clone()
 	if spec.Tiers == nil {
-		names := l.TierNames()
-		factors := make([]float64, len(names))
-		for k, name := range names {
-			factors[k] = l.tierFactor(name)
-		}
 		var err error
-		if spec, err = retier(spec, names, factors); err != nil {
+		if spec, err = l.retier(spec, l.TierNames()); err != nil {
 			return fmt.Errorf("lane %d: %w", len(l.setup.Lanes)+1, err)
 		}
 	}
@@ -560,13 +555,8 @@ func (l *Lab) SetLane(i int, spec LaneSpec) error {
 	old := l.setup.Lanes[i]
 	spec = spec.clone()
 	if spec.Config != old.Config && maps.Equal(spec.Tiers, old.Tiers) {
-		names := slices.Sorted(maps.Keys(old.Tiers))
-		factors := make([]float64, len(names))
-		for k, name := range names {
-			factors[k] = l.laneTierFactor(old, name)
-		}
 		var err error
-		if spec, err = retier(spec, names, factors); err != nil {
+		if spec, err = l.retier(spec, slices.Sorted(maps.Keys(old.Tiers))); err != nil {
 			return fmt.Errorf("lane %d: %w", i+1, err)
 		}
 	}
@@ -577,14 +567,15 @@ func (l *Lab) SetLane(i int, spec LaneSpec) error {
 	return l.rebuild()
 }
 
-// retier gives spec the tiers names, each at its factor × spec.Config.
-func retier(spec LaneSpec, names []string, factors []float64) (LaneSpec, error) {
+// retier gives spec the tiers names, each at its multiple (tierFactor) of
+// spec.Config.
+func (l *Lab) retier(spec LaneSpec, names []string) (LaneSpec, error) {
 	if len(names) == 0 {
 		return spec, nil
 	}
 	spec.Tiers = make(map[string]limiter.Config, len(names))
-	for k, name := range names {
-		c, err := ScaleConfig(spec.Config, factors[k])
+	for _, name := range names {
+		c, err := ScaleConfig(spec.Config, l.tierFactor(name))
 		if err != nil {
 			return spec, fmt.Errorf("tier %s: %w", name, err)
 		}
@@ -619,15 +610,6 @@ func (l *Lab) tierFactor(name string) float64 {
 		}
 	}
 	return best
-}
-
-// laneTierFactor is tier name's multiple in lane spec s: SetTier's, or the
-// one s shows.
-func (l *Lab) laneTierFactor(s LaneSpec, name string) float64 {
-	if f, ok := l.setup.Tiers[name]; ok {
-		return f
-	}
-	return FactorOf(s.Config, s.Tiers[name])
 }
 
 // DuplicateLane inserts a copy of lane i after it.
@@ -689,13 +671,8 @@ func (l *Lab) SetSameBudget(limit int, window time.Duration) error {
 		if err != nil {
 			return err
 		}
-		names := slices.Sorted(maps.Keys(lanes[i].Tiers))
-		factors := make([]float64, len(names))
-		for k, name := range names {
-			factors[k] = l.laneTierFactor(lanes[i], name)
-		}
 		lanes[i].Config = c
-		if lanes[i], err = retier(lanes[i], names, factors); err != nil {
+		if lanes[i], err = l.retier(lanes[i], slices.Sorted(maps.Keys(lanes[i].Tiers))); err != nil {
 			return fmt.Errorf("lane %d: %w", i+1, err)
 		}
 	}
