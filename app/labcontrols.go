@@ -123,8 +123,7 @@ func (c *labControls) onAddLane(ctx app.Context, e app.Event) {
 func (c *labControls) onAddLaneKey(ctx app.Context, e app.Event) {
 	switch e.Get("key").String() {
 	case "Enter":
-		if c.addKeys {
-			e.PreventDefault()
+		if c.addKeys { // its default, opening the list, is stopped by data-keys
 			c.addKeys = false
 			c.addChosen(ctx.JSSrc())
 		}
