@@ -825,10 +825,12 @@ func (e *laneEditor) Render() app.UI {
 				OnChange(func(ctx app.Context, ev app.Event) {
 					m.setLaneKind(i, limiter.Kind(fieldText(ctx.JSSrc())))
 				}, id),
-			btn("up", "↑", "Move lane up", i == 0),
-			btn("down", "↓", "Move lane down", i == e.N-1),
-			btn("dup", "Dup", "Dup: duplicate lane", e.N >= sim.MaxLanes),
-			btn("remove", "✕", "Remove lane", false),
+			app.Elem("span").Class("lane-btns").Body( // wrap together, never one by one
+				btn("up", "↑", "Move lane up", i == 0),
+				btn("down", "↓", "Move lane down", i == e.N-1),
+				btn("dup", "Dup", "Dup: duplicate lane", e.N >= sim.MaxLanes),
+				btn("remove", "✕", "Remove lane", false),
+			),
 		),
 		app.Elem("div").ID(id+"-config").Class("lane-config mono small").Text(explain.ConfigText(c)),
 		e.param(ps[0], c),
