@@ -80,6 +80,14 @@ func (b *bucketMath) pay(debt int64, elapsed time.Duration) int64 {
 	}
 	// elapsed·perNs ≥ debt ⇔ elapsed ≥ ⌈debt/perNs⌉; below maxElapsed the
 	// product stays below full + perNs, far from overflowing.
+	if debt > b.full {
+		// Only a leaky bucket's level, kept above a lowered capacity, is
+		// over full: rare enough for a division.
+		if int64(elapsed) >= ceilDivPos(debt, b.perNs) {
+			return 0
+		}
+		return debt - int64(elapsed)*b.perNs
+	}
 	if int64(elapsed) >= b.maxElapsed {
 		return 0
 	}
@@ -139,7 +147,7 @@ func (o outcome) fill(d *Decision, now Instant, n int) {
 	if o.next == 0 {
 		d.Remaining = int(b.burst)
 	} else {
-		d.Remaining = int(b.burst - b.unitDiv.ceil(o.next))
+		d.Remaining = int(max(b.burst-b.unitDiv.ceil(o.next), 0)) // a leaky bucket may be over a lowered capacity
 		d.ResetAfter = Never
 		if b.perNs > 0 {
 			d.ResetAfter = time.Duration(b.perNsDiv.ceil(o.next))
@@ -154,7 +162,7 @@ func (b *bucketMath) remaining(debt int64) int {
 	if debt == 0 {
 		return int(b.burst)
 	}
-	return int(b.burst - ceilDivPos(debt, b.unit))
+	return int(max(b.burst-ceilDivPos(debt, b.unit), 0))
 }
 
 func (b *bucketMath) resetAfter(debt int64) time.Duration {
@@ -226,24 +234,30 @@ var interned struct {
 }
 
 // rebase converts a debt to another unit, rounding up so that a change of
-// rate never grants a fraction of a token that was not earned.
+// rate never grants a fraction of a token that was not earned. A result
+// above maxUnits (a leaky bucket's level kept above a lowered capacity, then
+// a much longer leak interval) is maxUnits: over 70 years of leaking.
 func rebase(debt, fromUnit, toUnit int64) int64 {
 	if debt == 0 || fromUnit == toUnit {
 		return debt
 	}
 	x := new(big.Int).Mul(big.NewInt(debt), big.NewInt(toUnit))
 	q, r := x.QuoRem(x, big.NewInt(fromUnit), new(big.Int))
-	v := q.Int64()
 	if r.Sign() != 0 {
-		v++
+		q.Add(q, big.NewInt(1))
 	}
-	return v
+	if !q.IsInt64() || q.Int64() > maxUnits {
+		return maxUnits
+	}
+	return q.Int64()
 }
 
 // newBucketMath validates a rate in tokens per second and a burst and returns
 // their exact arithmetic. The rate is read as a fraction p/q with q ≤ 1e9
 // (see rational): 0.1 as one tenth, 1/3.0 as one third, and any rate within
-// a relative 1e-9.
+// a relative 1e-12, or within 1e-9 when the closer fraction's denominator
+// would overflow burst × q × 1e9 (a float rate such as 121.57665459056938,
+// reached by scaling 1000 down by 0.9 nineteen times, with a burst of 5000).
 func newBucketMath(rate float64, burst int) (*bucketMath, error) {
 	switch {
 	case math.IsNaN(rate):
@@ -258,7 +272,12 @@ func newBucketMath(rate float64, burst int) (*bucketMath, error) {
 	if math.IsInf(rate, 1) {
 		return params(bucketMath{perNs: 0, unit: 1, burst: int64(burst), inf: true, rate: rate}), nil
 	}
-	p, q := rational(rate)
+	p, q := rational(rate, 1e-12)
+	if burst > 0 && int64(burst) > maxUnits/(q*1e9) {
+		// Too fine a fraction for this burst: the simplest one within the
+		// stated precision, 1e-9, has a smaller denominator.
+		p, q = rational(rate, 1e-9)
+	}
 	if p == 0 && rate > 0 {
 		// Below one token per 1e9 s the fraction's denominator would pass
 		// 1e9: such a rate used to become 0 silently.
@@ -275,11 +294,11 @@ func newBucketMath(rate float64, burst int) (*bucketMath, error) {
 }
 
 // rational returns the fraction p/q, q ≤ 1e9, for x ≥ 0: the first
-// convergent of x's continued fraction within a relative 1e-12 of x (the
+// convergent of x's continued fraction within a relative tol of x (the
 // simplest such fraction: 0.1 is 1/10, 1/3.0 is 1/3), or, when none with q ≤
 // 1e9 is, the last convergent with q ≤ 1e9, which is within 1/(q × 1e9) of x,
 // a relative error below 1e-9 (1.5e-9, for instance, becomes 1/666666667).
-func rational(x float64) (p, q int64) {
+func rational(x, tol float64) (p, q int64) {
 	if x == 0 {
 		return 0, 1
 	}
@@ -298,7 +317,7 @@ func rational(x float64) (p, q int64) {
 			break
 		}
 		h0, h1, k0, k1 = h1, h2, k1, k2
-		if math.Abs(float64(h1)/float64(k1)-x) <= 1e-12*x {
+		if math.Abs(float64(h1)/float64(k1)-x) <= tol*x {
 			break
 		}
 		frac := r - a

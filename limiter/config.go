@@ -24,24 +24,33 @@ type Config struct {
 	Window time.Duration
 }
 
-// New returns a new strategy for c, or the constructor's error for a
-// parameter out of range, or an error for an unknown Kind.
+// New returns a new strategy for c, or nil and the constructor's error for a
+// parameter out of range, or nil and an error for an unknown Kind.
 func New(c Config) (Strategy, error) {
 	switch c.Kind {
 	case KindTokenBucket:
-		return NewTokenBucket(c.Rate, c.Burst)
+		return strategy(NewTokenBucket(c.Rate, c.Burst))
 	case KindGCRA:
-		return NewGCRA(c.Rate, c.Burst)
+		return strategy(NewGCRA(c.Rate, c.Burst))
 	case KindLeakyBucket:
-		return NewLeakyBucket(c.Capacity, c.LeakInterval)
+		return strategy(NewLeakyBucket(c.Capacity, c.LeakInterval))
 	case KindFixedWindow:
-		return NewFixedWindow(c.Limit, c.Window)
+		return strategy(NewFixedWindow(c.Limit, c.Window))
 	case KindSlidingWindowLog:
-		return NewSlidingWindowLog(c.Limit, c.Window)
+		return strategy(NewSlidingWindowLog(c.Limit, c.Window))
 	case KindSlidingWindowCounter:
-		return NewSlidingWindowCounter(c.Limit, c.Window)
+		return strategy(NewSlidingWindowCounter(c.Limit, c.Window))
 	}
 	return nil, errorf("kind %q is unknown; want one of %v", string(c.Kind), Kinds)
+}
+
+// strategy returns a constructor's result as a Strategy: nil, not a typed nil
+// pointer, with an error, so that s != nil means a usable strategy.
+func strategy[S Strategy](s S, err error) (Strategy, error) {
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // String describes c in the field's terms, e.g. "token bucket: 10/s, burst 5".

@@ -2,6 +2,7 @@ package limiter_test
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ratelab/ratelab/limiter"
@@ -133,7 +134,7 @@ func ExampleKeyed_tiers() {
 // for an expensive endpoint; idle keys are swept.
 func ExampleKeyed_clientAndEndpoint() {
 	k, _ := limiter.NewKeyed(func(key string) (limiter.Strategy, error) {
-		if key[len(key)-len("POST /upload"):] == "POST /upload" {
+		if strings.HasSuffix(key, "|POST /upload") {
 			return limiter.NewSlidingWindowLog(1, time.Minute)
 		}
 		return limiter.NewSlidingWindowLog(10, time.Minute)

@@ -20,9 +20,9 @@ type FixedWindow struct {
 }
 
 // NewFixedWindow returns a fixed window limiter. limit is the most units
-// admitted per window, ≥ 1; window is the window length, ≥ 1 ns. It returns
-// an error naming the parameter when either is out of range or when limit ×
-// window overflows.
+// admitted per window, ≥ 1; window is the window length, from 1 ns to
+// [MaxWindow]. It returns an error naming the parameter when either is out of
+// range.
 func NewFixedWindow(limit int, window time.Duration) (*FixedWindow, error) {
 	if err := checkWindow(limit, window); err != nil {
 		return nil, err
@@ -30,14 +30,19 @@ func NewFixedWindow(limit int, window time.Duration) (*FixedWindow, error) {
 	return &FixedWindow{header: header{kind: tagFixedWindow}, limit: int64(limit), window: window}, nil
 }
 
+// MaxWindow is the longest window of the window strategies: 50 years of 365
+// days, far beyond any quota period (a day, a month, a year), and short
+// enough that an instant plus two windows stays within time.Duration.
+const MaxWindow = 50 * 365 * 24 * time.Hour
+
 func checkWindow(limit int, window time.Duration) error {
 	switch {
 	case limit < 1:
 		return errorf("limit %d is below 1; want >= 1", limit)
 	case window < 1:
 		return errorf("window %v is below 1ns; want >= 1ns", window)
-	case int64(limit) > maxUnits/int64(window):
-		return errorf("limit %d × window %v overflows; want limit × window <= %v", limit, window, time.Duration(maxUnits))
+	case window > MaxWindow:
+		return errorf("window %v is above %v (50 years); want 1ns <= window <= %v", window, MaxWindow, MaxWindow)
 	}
 	return nil
 }

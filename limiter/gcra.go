@@ -122,10 +122,17 @@ func (g *GCRA) State(now Instant) State {
 	defer g.mu.Unlock()
 	at, ahead := g.at(now)
 	s := State{Kind: KindGCRA, Limit: int(g.m.burst), Tokens: g.m.tokens(ahead), Rate: g.m.rate, TAT: at}
-	if g.m.perNs > 0 {
-		s.TAT = at + time.Duration(ahead/g.m.perNs)
+	switch {
+	case g.m.perNs > 0:
+		if lead := time.Duration(ahead / g.m.perNs); at > Never-lead {
+			s.TAT = Never // beyond the largest Instant
+		} else {
+			s.TAT = at + lead
+		}
 		s.EmissionInterval = time.Duration(g.m.unit / g.m.perNs)
 		s.Tolerance = time.Duration(g.m.full / g.m.perNs)
+	case ahead > 0 && !g.m.inf:
+		s.TAT = Never // rate 0: a token spent never comes back
 	}
 	return s
 }

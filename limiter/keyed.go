@@ -277,10 +277,7 @@ func (k *Keyed) AllowNAt(now Instant, key string, n int) (Decision, error) {
 		h.seen = max(h.seen, now)
 		h.mu.Unlock()
 		if k.every > 0 && k.ops.Add(1)%k.every == 0 {
-			sh := &k.shards[k.next.Add(1)%numShards]
-			sh.mu.Lock()
-			k.sweepSome(sh, now, sweepBatch)
-			sh.mu.Unlock()
+			k.sweepShard(&k.shards[k.next.Add(1)%numShards], now, k.freshSince(now), sweepBatch)
 		}
 		return d, err
 	}
@@ -324,17 +321,25 @@ func (k *Keyed) freshSince(now Instant) Instant {
 	return at
 }
 
-// sweepSome examines up to max keys of sh, from a random place (Go's map
-// iteration order), with sh.mu held, for the amortised sweep.
-func (k *Keyed) sweepSome(sh *shard, now Instant, max int) int {
-	at := k.freshSince(now)
+// sweepShard examines up to max keys of sh (all of them when max < 0), from
+// a random place (Go's map iteration order), and evicts those idle at now and
+// fresh at freshAt. It holds sh.mu meanwhile and releases it even if a
+// strategy from outside this package panics in Fresh.
+func (k *Keyed) sweepShard(sh *shard, now, freshAt Instant, max int) int {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return k.sweepLocked(sh, now, freshAt, max)
+}
+
+// sweepLocked is sweepShard with sh.mu already held.
+func (k *Keyed) sweepLocked(sh *shard, now, freshAt Instant, max int) int {
 	evicted := 0
 	for key, h := range sh.m {
 		if max == 0 {
 			break
 		}
 		max--
-		if k.evict(sh, key, h, now, at) {
+		if k.evict(sh, key, h, now, freshAt) {
 			evicted++
 		}
 	}
@@ -380,7 +385,7 @@ func (k *Keyed) create(sh *shard, now Instant, key string) (*header, error) {
 	if k.every > 0 {
 		// Each new key pays for examining a few others, so the amortised
 		// sweep keeps up with any rate of new keys.
-		k.sweepSome(sh, now, sweepOnCreate)
+		k.sweepLocked(sh, now, k.freshSince(now), sweepOnCreate)
 	}
 	h := adopt(s)
 	sh.m[key] = h
@@ -399,14 +404,7 @@ const minInstant = Instant(-1 << 63)
 func (k *Keyed) Sweep(now Instant) int {
 	evicted := 0
 	for i := range k.shards {
-		sh := &k.shards[i]
-		sh.mu.Lock()
-		for key, h := range sh.m {
-			if k.evict(sh, key, h, now, now) {
-				evicted++
-			}
-		}
-		sh.mu.Unlock()
+		evicted += k.sweepShard(&k.shards[i], now, now, -1)
 	}
 	return evicted
 }

@@ -10,7 +10,8 @@ import "time"
 // after Delay = (level after admission − 1) × leak interval.
 //
 // As a meter it makes the decisions of a token bucket with burst = capacity
-// and rate = 1/leak interval. The level is kept in integer nanoseconds of
+// and rate = 1/leak interval, as long as neither is changed (see
+// [LeakyBucket.SetCapacity] for where they part). The level is kept in integer nanoseconds of
 // water (one unit = one leak interval), so it is exact.
 //
 // Create one with [NewLeakyBucket]: the zero value is not usable.
@@ -110,8 +111,8 @@ func leakyFill(d *Decision, o outcome, now Instant, n int) {
 	}
 }
 
-// State returns the water Level at now, Limit (capacity) and Rate (units
-// leaked per second).
+// State returns the water Level at now (above Limit only after SetCapacity
+// lowered it), Limit (capacity) and Rate (units leaked per second).
 func (lb *LeakyBucket) State(now Instant) State {
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
@@ -133,8 +134,12 @@ func (lb *LeakyBucket) freshLocked(now Instant) bool {
 }
 
 // SetCapacity changes the capacity at now; the water leaks under the old
-// parameters up to now and is clamped to the new capacity. It returns an
-// error, and changes nothing, for a capacity NewLeakyBucket would reject.
+// parameters up to now and is kept, even above a lowered capacity: nothing
+// is admitted until it has leaked below (so lowering the capacity and
+// raising it again forgets nothing, as with the window strategies' counts).
+// A larger capacity is free room at once, where a token bucket's larger
+// burst adds no tokens. It returns an error, and changes nothing, for a
+// capacity NewLeakyBucket would reject.
 func (lb *LeakyBucket) SetCapacity(now Instant, capacity int) error {
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
@@ -158,7 +163,7 @@ func (lb *LeakyBucket) reconfigure(now Instant, capacity int, interval time.Dura
 	if lb.used {
 		at, water := lb.at(now)
 		water = rebase(water, lb.m.unit, m.unit)
-		lb.last, lb.water = at, min(water, m.full)
+		lb.last, lb.water = at, water
 	}
 	lb.m = m
 	return nil

@@ -96,11 +96,13 @@ type State struct {
 	// Rate is the refill rate in tokens per second (token bucket, GCRA) or
 	// the leak rate in units per second (leaky bucket).
 	Rate float64
-	// Level is the fractional water level of a leaky bucket, between 0 and
-	// Limit.
+	// Level is the fractional water level of a leaky bucket, from 0 to
+	// Limit (above Limit only after SetCapacity lowered it).
 	Level float64
 	// TAT is GCRA's theoretical arrival time: the instant at which the bucket
-	// would be full again. It is at or before now when the bucket is full.
+	// would be full again. It is now when the bucket is full, and Never
+	// (math.MaxInt64) when it never will be (rate 0 with a token spent) or
+	// would be only beyond the largest Instant.
 	TAT Instant
 	// EmissionInterval is GCRA's time per token (1/rate); Tolerance is
 	// burst × emission interval. Both are 0 for rate 0 or +Inf.

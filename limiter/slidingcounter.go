@@ -1,6 +1,10 @@
 package limiter
 
-import "time"
+import (
+	"math"
+	"math/bits"
+	"time"
+)
 
 // SlidingWindowCounter is the sliding window counter (the approximation
 // Cloudflare describes for its rate limiting): fixed windows aligned like
@@ -10,7 +14,7 @@ import "time"
 //
 //	prev × (window − e) + (curr + n) × window ≤ limit × window
 //
-// computed in integers, where prev is 0 unless the previous window is the one
+// computed exactly in integers, where prev is 0 unless the previous window is the one
 // just before. Only admitted units are counted, so a flood of denied requests
 // does not lock a client out of the next window. It admits at most
 // 2 × limit − 1 in any window length, with two counters of memory.
@@ -27,9 +31,10 @@ type SlidingWindowCounter struct {
 }
 
 // NewSlidingWindowCounter returns a sliding window counter. limit is the most
-// units admitted per sliding window, ≥ 1; window is the window length, ≥ 1 ns.
-// It returns an error naming the parameter when either is out of range or
-// when limit × window overflows.
+// units admitted per sliding window, ≥ 1; window is the window length, from
+// 1 ns to [MaxWindow]. It returns an error naming the parameter when either
+// is out of range. The products in the formula are computed in 128 bits, so
+// any limit works with any window (50,000 per day, 10^12 per year).
 func NewSlidingWindowCounter(limit int, window time.Duration) (*SlidingWindowCounter, error) {
 	if err := checkWindow(limit, window); err != nil {
 		return nil, err
@@ -65,19 +70,24 @@ func (sc *SlidingWindowCounter) at(now Instant) counts {
 	return c
 }
 
-// fits reports whether n more units fit at elapsed time e into the window.
+// fits reports whether n more units fit at elapsed time e into the window:
+// prev × (window − e) ≤ (limit − curr − n) × window.
 func (c counts) fits(n, e int64) bool {
-	return c.prev*(c.window-e)+(c.curr+n)*c.window <= c.l*c.window
+	r := c.l - c.curr // curr may exceed a lowered limit
+	if r < n {
+		return false
+	}
+	return mulLE(c.prev, c.window-e, r-n, c.window)
 }
 
 // retryAfter is the earliest wait after which n fits, for n ≤ limit.
 func (c counts) retryAfter(n int64) time.Duration {
 	w := c.window
-	// Later in the current window, while prev's weight shrinks.
-	if c.curr+n <= c.l && c.prev > 0 {
-		e := w - floorDiv((c.l-c.curr-n)*w, c.prev)
-		if e < w {
-			return time.Duration(e - c.elapsed)
+	// Later in the current window, while prev's weight shrinks: the first e
+	// with prev × (w − e) ≤ (limit − curr − n) × w.
+	if c.curr <= c.l-n && c.prev > 0 {
+		if q := mulDiv(c.l-c.curr-n, w, c.prev); q > 0 {
+			return time.Duration(w - min(q, w) - c.elapsed)
 		}
 	}
 	// In the next window, where curr becomes the weighted previous count; at
@@ -86,9 +96,46 @@ func (c counts) retryAfter(n int64) time.Duration {
 	// window begins.
 	x := int64(0)
 	if c.curr > 0 {
-		x = max(w-floorDiv((c.l-n)*w, c.curr), 0)
+		x = max(w-mulDiv(c.l-n, w, c.curr), 0)
 	}
 	return time.Duration(w - c.elapsed + x)
+}
+
+// remaining is the most r with fits(r) at this instant: limit − curr −
+// ⌈prev × (window − elapsed) / window⌉, or 0.
+func (c counts) remaining() int64 {
+	r := c.l - ceilMulDiv(c.prev, c.window-c.elapsed, c.window)
+	return max(r-c.curr, 0)
+}
+
+// mulLE reports whether a × b ≤ c × d, for a, b, c, d ≥ 0, with 128-bit
+// products.
+func mulLE(a, b, c, d int64) bool {
+	h1, l1 := bits.Mul64(uint64(a), uint64(b))
+	h2, l2 := bits.Mul64(uint64(c), uint64(d))
+	return h1 < h2 || h1 == h2 && l1 <= l2
+}
+
+// mulDiv returns ⌊a × b / c⌋ for a, b ≥ 0 and c > 0, with a 128-bit product,
+// or math.MaxInt64 when the quotient is larger.
+func mulDiv(a, b, c int64) int64 {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi >= uint64(c) {
+		return math.MaxInt64
+	}
+	q, _ := bits.Div64(hi, lo, uint64(c))
+	return int64(min(q, math.MaxInt64))
+}
+
+// ceilMulDiv returns ⌈a × b / c⌉ for a ≥ 0 and 0 ≤ b ≤ c, c > 0 (the quotient
+// is at most a).
+func ceilMulDiv(a, b, c int64) int64 {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	q, r := bits.Div64(hi, lo, uint64(c))
+	if r != 0 {
+		q++
+	}
+	return int64(q)
 }
 
 // Admit decides a request of n requests at now exactly as AllowN does and
@@ -128,7 +175,7 @@ func (sc *SlidingWindowCounter) allowLocked(now Instant, n int) Decision {
 		}
 	}
 	// Remaining: the most r with fits(r) at this instant.
-	d.Remaining = int(max(floorDiv(c.l*c.window-c.prev*(c.window-c.elapsed), c.window)-c.curr, 0))
+	d.Remaining = int(c.remaining())
 	switch {
 	case c.curr > 0:
 		d.ResetAfter = time.Duration(2*c.window - c.elapsed)
@@ -165,22 +212,10 @@ func (sc *SlidingWindowCounter) freshLocked(now Instant) bool {
 func (sc *SlidingWindowCounter) SetLimit(now Instant, limit int) error {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	if err := sc.checkKept(limit, sc.window); err != nil {
+	if err := checkWindow(limit, sc.window); err != nil {
 		return err
 	}
 	sc.limit = int64(limit)
-	return nil
-}
-
-// checkKept checks new parameters, and that the counts kept from the old
-// ones (which may exceed a lowered limit) still fit the integer formula.
-func (sc *SlidingWindowCounter) checkKept(limit int, window time.Duration) error {
-	if err := checkWindow(limit, window); err != nil {
-		return err
-	}
-	if kept := max(sc.curr, sc.prev); kept > int64(limit) && kept > maxUnits/int64(window) {
-		return errorf("window %v with the %d units still counted overflows; want count × window <= %v", window, kept, time.Duration(maxUnits))
-	}
 	return nil
 }
 
@@ -190,7 +225,7 @@ func (sc *SlidingWindowCounter) checkKept(limit int, window time.Duration) error
 func (sc *SlidingWindowCounter) SetWindow(now Instant, window time.Duration) error {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	if err := sc.checkKept(int(sc.limit), window); err != nil {
+	if err := checkWindow(int(sc.limit), window); err != nil {
 		return err
 	}
 	c := sc.at(now)

@@ -10,7 +10,9 @@ import (
 // entries lie within the last window. An entry recorded at e counts while
 // now − e < window, so it stops counting at exactly e + window. It never
 // admits more than limit in any window of length window, at the cost of
-// O(limit) memory per client: the log is a ring buffer of limit instants.
+// O(limit) memory per client: the log is a ring buffer of up to limit
+// instants, grown by doubling as entries arrive, so a client that sends a
+// few requests holds a few instants.
 //
 // Create one with [NewSlidingWindowLog]: the zero value is not usable.
 type SlidingWindowLog struct {
@@ -18,15 +20,15 @@ type SlidingWindowLog struct {
 	limit  int
 	window time.Duration
 	last   Instant
-	ring   []Instant // capacity limit; entries oldest first from head
+	ring   []Instant // up to limit entries (more only after SetLimit lowered it), oldest first from head
 	head   int
 	size   int
 }
 
 // NewSlidingWindowLog returns an empty sliding window log. limit is the most
-// units admitted within any window, ≥ 1; window is the window length, ≥ 1 ns.
-// It returns an error naming the parameter when either is out of range or
-// when limit × window overflows.
+// units admitted within any window, from 1 to [MaxLogLimit]; window is the
+// window length, from 1 ns to [MaxWindow]. It returns an error naming the
+// parameter when either is out of range.
 func NewSlidingWindowLog(limit int, window time.Duration) (*SlidingWindowLog, error) {
 	if err := checkLogLimit(limit, window); err != nil {
 		return nil, err
@@ -35,7 +37,8 @@ func NewSlidingWindowLog(limit int, window time.Duration) (*SlidingWindowLog, er
 }
 
 // MaxLogLimit is the largest limit of a sliding window log: the log holds one
-// 8-byte instant per unit, so a larger limit would hold over 128 MiB per key.
+// 8-byte instant per unit in the window, so a larger limit could hold over
+// 128 MiB per key.
 const MaxLogLimit = 1 << 24
 
 func checkLogLimit(limit int, window time.Duration) error {
@@ -100,7 +103,7 @@ func (sl *SlidingWindowLog) allowLocked(now Instant, n int) Decision {
 			count += n
 		}
 	}
-	d.Remaining = sl.limit - count
+	d.Remaining = max(sl.limit-count, 0) // count may exceed a lowered limit
 	if count > 0 {
 		d.ResetAfter = sl.entry(sl.size-1) + sl.window - at
 	}
@@ -108,11 +111,11 @@ func (sl *SlidingWindowLog) allowLocked(now Instant, n int) Decision {
 }
 
 func (sl *SlidingWindowLog) record(at Instant, expired, n int) {
-	if sl.ring == nil {
-		sl.ring = make([]Instant, sl.limit)
+	sl.drop(expired)
+	if need := sl.size + n; need > len(sl.ring) {
+		// Double, up to the limit (need ≤ limit: the request was admitted).
+		sl.resize(min(max(need, 2*len(sl.ring)), sl.limit))
 	}
-	sl.head = (sl.head + expired) % len(sl.ring)
-	sl.size -= expired
 	for range n {
 		sl.ring[(sl.head+sl.size)%len(sl.ring)] = at
 		sl.size++
@@ -146,8 +149,10 @@ func (sl *SlidingWindowLog) freshLocked(now Instant) bool {
 	return expired == sl.size
 }
 
-// SetLimit changes the limit at now. The log keeps its newest entries, up to
-// the new limit: older ones could only ever delay the same admissions.
+// SetLimit changes the limit at now. The log keeps every entry still within
+// the window, even above a lowered limit: nothing is admitted until enough
+// of them have expired, and a limit lowered and raised again never admits
+// more than the raised limit in any window.
 func (sl *SlidingWindowLog) SetLimit(now Instant, limit int) error {
 	sl.mu.Lock()
 	defer sl.mu.Unlock()
@@ -155,13 +160,29 @@ func (sl *SlidingWindowLog) SetLimit(now Instant, limit int) error {
 		return err
 	}
 	_, expired := sl.at(now)
-	keep := min(sl.size-expired, limit)
-	ring := make([]Instant, limit)
-	for i := range keep {
-		ring[i] = sl.entry(sl.size - keep + i)
+	sl.drop(expired)
+	if sl.size <= limit && len(sl.ring) > limit {
+		sl.resize(limit) // give back what the larger limit held
 	}
-	sl.ring, sl.head, sl.size, sl.limit = ring, 0, keep, limit
+	sl.limit = limit
 	return nil
+}
+
+// drop forgets the oldest n entries.
+func (sl *SlidingWindowLog) drop(n int) {
+	if n > 0 {
+		sl.head = (sl.head + n) % len(sl.ring)
+		sl.size -= n
+	}
+}
+
+// resize moves the entries to a ring of capacity c ≥ size, oldest first.
+func (sl *SlidingWindowLog) resize(c int) {
+	ring := make([]Instant, c)
+	for i := range sl.size {
+		ring[i] = sl.entry(i)
+	}
+	sl.ring, sl.head = ring, 0
 }
 
 // SetWindow changes the window length at now: entries expired at now under
@@ -175,10 +196,7 @@ func (sl *SlidingWindowLog) SetWindow(now Instant, window time.Duration) error {
 	}
 	// Entries already expired at now under the old length stay expired.
 	_, expired := sl.at(now)
-	if expired > 0 {
-		sl.head = (sl.head + expired) % len(sl.ring)
-		sl.size -= expired
-	}
+	sl.drop(expired)
 	sl.window = window
 	return nil
 }

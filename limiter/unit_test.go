@@ -39,7 +39,8 @@ func TestConstructorErrors(t *testing.T) {
 		{"fixed window 0", err2(limiter.NewFixedWindow(1, 0)), "limiter: window 0s is below 1ns; want >= 1ns"},
 		{"log window negative", err2(limiter.NewSlidingWindowLog(1, -time.Second)), "limiter: window -1s is below 1ns; want >= 1ns"},
 		{"log limit negative", err2(limiter.NewSlidingWindowLog(-2, time.Second)), "limiter: limit -2 is below 1; want >= 1"},
-		{"counter overflow", err2(limiter.NewSlidingWindowCounter(1<<40, time.Hour)), "limiter: limit 1099511627776 × window 1h0m0s overflows; want limit × window <= 640511h56m49.213693951s"},
+		{"counter window over 50 years", err2(limiter.NewSlidingWindowCounter(1, limiter.MaxWindow+1)), "limiter: window 438000h0m0.000000001s is above 438000h0m0s (50 years); want 1ns <= window <= 438000h0m0s"},
+		{"fixed window over 50 years", err2(limiter.NewFixedWindow(1, 51*365*24*time.Hour)), "limiter: window 446760h0m0s is above 438000h0m0s (50 years); want 1ns <= window <= 438000h0m0s"},
 		{"unknown kind", err2(limiter.New(limiter.Config{Kind: "x"})), `limiter: kind "x" is unknown; want one of [token_bucket gcra leaky_bucket fixed_window sliding_window_log sliding_window_counter]`},
 		{"keyed nil factory", err2(limiter.NewKeyed(nil, limiter.KeyedOptions{})), "limiter: factory is nil; want a function that returns a strategy for a key"},
 		{"keyed negative TTL", err2(limiter.NewKeyed(func(string) (limiter.Strategy, error) { return nil, nil }, limiter.KeyedOptions{IdleTTL: -1})), "limiter: idle TTL -1ns is negative; want >= 0"},
@@ -285,11 +286,48 @@ func TestLeakyBucket(t *testing.T) {
 	if err := lb.SetCapacity(750*msec, 1); err != nil {
 		t.Fatal(err)
 	}
-	if got := lb.State(750 * msec); got.Level != 1 || got.Limit != 1 {
-		t.Errorf("state after capacity 1 = %+v, want level 1 of 1", got)
+	// The level is kept above the lowered capacity: 1.5 units leak out in
+	// 375 ms, and 1 more fits once the level is down to 0.
+	if got := lb.State(750 * msec); got.Level != 1.5 || got.Limit != 1 {
+		t.Errorf("state after capacity 1 = %+v, want level 1.5 of 1", got)
 	}
-	wantDecision(t, "1 at 0.75 s", mustAllow(t, lb, 750*msec, 1), limiter.Decision{Limit: 1, Remaining: 0, RetryAfter: 250 * msec, ResetAfter: 250 * msec})
-	wantDecision(t, "1 at 1 s", mustAllow(t, lb, time.Second, 1), limiter.Decision{Allowed: true, Limit: 1, Remaining: 0, ResetAfter: 250 * msec})
+	wantDecision(t, "1 at 0.75 s", mustAllow(t, lb, 750*msec, 1), limiter.Decision{Limit: 1, Remaining: 0, RetryAfter: 375 * msec, ResetAfter: 375 * msec})
+	wantDecision(t, "1 at 1 s", mustAllow(t, lb, time.Second, 1), limiter.Decision{Limit: 1, Remaining: 0, RetryAfter: 125 * msec, ResetAfter: 125 * msec})
+	wantDecision(t, "1 at 1.125 s", mustAllow(t, lb, 1125*msec, 1), limiter.Decision{Allowed: true, Limit: 1, Remaining: 0, ResetAfter: 250 * msec})
+}
+
+// Lowering a limit and raising it again forgets nothing that was admitted
+// (semantics.md, "Live reconfiguration"): each strategy denies what the
+// first limit alone would deny.
+func TestLowerThenRaiseForgetsNothing(t *testing.T) {
+	sl, _ := limiter.NewSlidingWindowLog(4, time.Minute)
+	mustAllow(t, sl, 0, 4)
+	_ = sl.SetLimit(time.Second, 1)
+	_ = sl.SetLimit(2*time.Second, 4)
+	wantDecision(t, "log: 3 more at 3 s", mustAllow(t, sl, 3*time.Second, 3), limiter.Decision{Limit: 4, Remaining: 0, RetryAfter: 57 * time.Second, ResetAfter: 57 * time.Second})
+
+	lb, _ := limiter.NewLeakyBucket(10, time.Second)
+	mustAllow(t, lb, 0, 10)
+	_ = lb.SetCapacity(0, 2)
+	_ = lb.SetCapacity(0, 10)
+	wantDecision(t, "leaky: 8 more at once", mustAllow(t, lb, 0, 8), limiter.Decision{Limit: 10, Remaining: 0, RetryAfter: 8 * time.Second, ResetAfter: 10 * time.Second})
+	// A larger capacity is free room at once (a token bucket's larger burst
+	// adds no tokens: the two part here, as documented).
+	lb2, _ := limiter.NewLeakyBucket(2, time.Second)
+	_ = lb2.SetCapacity(0, 10)
+	wantDecision(t, "leaky: 10 after 2 → 10", mustAllow(t, lb2, 0, 10), limiter.Decision{Allowed: true, Limit: 10, Remaining: 0, ResetAfter: 10 * time.Second, Delay: 9 * time.Second})
+
+	// A level above the capacity survives a longer leak interval, capped at
+	// over 70 years of leaking rather than wrapping around.
+	lb3, _ := limiter.NewLeakyBucket(1_000_000, time.Nanosecond)
+	mustAllow(t, lb3, 0, 1_000_000)
+	_ = lb3.SetCapacity(0, 1)
+	if err := lb3.SetLeakInterval(0, 1000*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if d := mustAllow(t, lb3, 0, 1); d.Allowed || d.RetryAfter <= 0 || d.ResetAfter <= 0 {
+		t.Errorf("level far above capacity after a longer interval: %+v; want denied with positive waits", d)
+	}
 }
 
 // A level that is not a whole number of nanoseconds of water under the new
@@ -335,11 +373,13 @@ func TestSlidingWindowLog(t *testing.T) {
 		mustAllow(t, sl, at, 1)
 	}
 	wantDecision(t, "full", mustAllow(t, sl, 300*msec, 2), limiter.Decision{Limit: 3, Remaining: 0, RetryAfter: 800 * msec, ResetAfter: 900 * msec})
-	_ = sl.SetLimit(300*msec, 2) // keeps the newest 2
-	want := limiter.State{Kind: limiter.KindSlidingWindowLog, Limit: 2, Window: time.Second, Count: 2, Log: []limiter.Instant{100 * msec, 200 * msec}}
+	_ = sl.SetLimit(300*msec, 2) // keeps all 3, above the new limit
+	want := limiter.State{Kind: limiter.KindSlidingWindowLog, Limit: 2, Window: time.Second, Count: 3, Log: []limiter.Instant{0, 100 * msec, 200 * msec}}
 	if got := sl.State(300 * msec); !reflect.DeepEqual(got, want) {
 		t.Errorf("state = %+v, want %+v", got, want)
 	}
+	// The two oldest must expire before 1 more fits under 2: 100 ms + 1 s.
+	wantDecision(t, "1 above the lowered limit", mustAllow(t, sl, 300*msec, 1), limiter.Decision{Limit: 2, Remaining: 0, RetryAfter: 800 * msec, ResetAfter: 900 * msec})
 	_ = sl.SetWindow(300*msec, 150*msec) // 100 ms has expired by 300 ms under 150 ms
 	want = limiter.State{Kind: limiter.KindSlidingWindowLog, Limit: 2, Window: 150 * msec, Count: 1, Log: []limiter.Instant{200 * msec}}
 	if got := sl.State(300 * msec); !reflect.DeepEqual(got, want) {
@@ -759,12 +799,13 @@ func TestBreakerRegressions(t *testing.T) {
 	if err := sc.SetLimit(0, 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := sc.SetWindow(0, 365*24*time.Hour); err == nil {
-		t.Error("SetWindow(1 year) with 1000 counted at limit 1: no error")
+	// The products are 128-bit: a year's window with 1000 counted at limit 1
+	// is taken, and the count waits out this window and the next.
+	year := 365 * 24 * time.Hour
+	if err := sc.SetWindow(0, year); err != nil {
+		t.Fatal(err)
 	}
-	if d, _ := sc.AllowN(1, 1); d.Allowed {
-		t.Errorf("1000 counted, limit 1: %+v; want denied", d)
-	}
+	wantDecision(t, "1000 counted, limit 1", mustAllow(t, sc, 1, 1), limiter.Decision{Limit: 1, Remaining: 0, RetryAfter: 2*year - 1, ResetAfter: 2*year - 1})
 }
 
 // Config.String writes durations without zero trailing units and rates in
@@ -789,5 +830,152 @@ func TestConfigString(t *testing.T) {
 		if got := c.c.String(); got != c.want {
 			t.Errorf("%#v: %q, want %q", c.c, got, c.want)
 		}
+	}
+}
+
+// Quotas over long windows (a day, a year) with large limits: the window
+// strategies take any limit with any window up to MaxWindow, and the sliding
+// window counter's weighting stays exact.
+func TestLongWindowQuotas(t *testing.T) {
+	day, year := 24*time.Hour, 365*24*time.Hour
+	fw, err := limiter.NewFixedWindow(30000, day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustAllow(t, fw, 0, 30000)
+	wantDecision(t, "fixed, 1 more at 1 h", mustAllow(t, fw, time.Hour, 1), limiter.Decision{Limit: 30000, Remaining: 0, RetryAfter: 23 * time.Hour, ResetAfter: 23 * time.Hour})
+
+	sl, err := limiter.NewSlidingWindowLog(30000, day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustAllow(t, sl, 0, 30000)
+	wantDecision(t, "log, 1 more at 1 h", mustAllow(t, sl, time.Hour, 1), limiter.Decision{Limit: 30000, Remaining: 0, RetryAfter: 23 * time.Hour, ResetAfter: 23 * time.Hour})
+
+	// 10^12 per year: at 1.5 years the previous window weighs half, so
+	// 5·10^11 remain; one more fits once the weight has dropped by 10^-12 of
+	// the year, 31 536 ns later.
+	sc, err := limiter.NewSlidingWindowCounter(1e12, year)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustAllow(t, sc, 0, 1e12)
+	at := year + year/2
+	wantDecision(t, "counter, 5e11 at 1.5 years", mustAllow(t, sc, at, 5e11), limiter.Decision{Allowed: true, Limit: 1e12, Remaining: 0, ResetAfter: year + year/2})
+	wantDecision(t, "counter, 1 more", mustAllow(t, sc, at, 1), limiter.Decision{Limit: 1e12, Remaining: 0, RetryAfter: 31536, ResetAfter: year + year/2})
+	wantDecision(t, "counter, 1 more 31536 ns later", mustAllow(t, sc, at+31536, 1), limiter.Decision{Allowed: true, Limit: 1e12, Remaining: 0, ResetAfter: year + year/2 - 31536})
+}
+
+// New returns a nil Strategy with an error, never a typed nil pointer, so
+// that s != nil means a usable strategy.
+func TestNewReturnsNilOnError(t *testing.T) {
+	for _, c := range []limiter.Config{
+		{Kind: limiter.KindTokenBucket, Rate: -1, Burst: 1},
+		{Kind: limiter.KindGCRA, Rate: 1, Burst: -1},
+		{Kind: limiter.KindLeakyBucket},
+		{Kind: limiter.KindFixedWindow},
+		{Kind: limiter.KindSlidingWindowLog},
+		{Kind: limiter.KindSlidingWindowCounter},
+		{Kind: "x"},
+	} {
+		s, err := limiter.New(c)
+		if err == nil || s != nil {
+			t.Errorf("New(%+v) = %#v, %v; want nil and an error", c, s, err)
+		}
+	}
+}
+
+// panicky is a strategy from outside the package whose Fresh panics.
+type panicky struct{ limiter.Strategy }
+
+func (panicky) Fresh(limiter.Instant) bool { panic("boom") }
+
+// A strategy that panics in Fresh during a sweep leaves no shard locked:
+// the panic reaches the caller, and the Keyed keeps working.
+func TestSweepReleasesLocksOnPanic(t *testing.T) {
+	k, err := limiter.NewKeyed(func(string) (limiter.Strategy, error) {
+		tb, err := limiter.NewTokenBucket(1, 1)
+		return panicky{tb}, err
+	}, limiter.KeyedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustAllowKeyed := func(key string) {
+		t.Helper()
+		if _, err := k.AllowNAt(0, key, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustAllowKeyed("a")
+	func() {
+		defer func() {
+			if r := recover(); r != "boom" {
+				t.Errorf("Sweep: recovered %v; want the strategy's panic", r)
+			}
+		}()
+		k.Sweep(time.Hour)
+	}()
+	done := make(chan int)
+	go func() { mustAllowKeyed("a"); done <- k.Len() }()
+	select {
+	case n := <-done:
+		if n != 1 {
+			t.Errorf("Len after the panic = %d; want 1", n)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the Keyed hangs after a panicking Sweep: a shard lock was left held")
+	}
+}
+
+// GCRA's TAT is never before now while a token is missing: Never at rate 0
+// (the token never comes back) and when it would pass the largest Instant.
+func TestGCRAStateTAT(t *testing.T) {
+	g, _ := limiter.NewGCRA(0, 2)
+	mustAllow(t, g, 0, 1)
+	if got := g.State(5 * time.Second); got.TAT != limiter.Never || got.Tokens != 1 {
+		t.Errorf("rate 0, one of two spent: TAT %v, tokens %v; want Never, 1", got.TAT, got.Tokens)
+	}
+	g2, _ := limiter.NewGCRA(0, 2)
+	if got := g2.State(5 * time.Second); got.TAT != 5*time.Second {
+		t.Errorf("rate 0, full: TAT %v; want now, 5s", got.TAT)
+	}
+	g3, _ := limiter.NewGCRA(1, 10)
+	end := limiter.Instant(math.MaxInt64 - 5)
+	mustAllow(t, g3, end, 10)
+	if got := g3.State(end); got.TAT != limiter.Never {
+		t.Errorf("TAT past the largest instant: %v; want Never", got.TAT)
+	}
+	g4, _ := limiter.NewGCRA(1, 10)
+	mustAllow(t, g4, time.Second, 3)
+	if got := g4.State(time.Second); got.TAT != 4*time.Second {
+		t.Errorf("3 of 10 spent at 1 s, 1/s: TAT %v; want 4s", got.TAT)
+	}
+}
+
+// A float rate whose closest fraction has a large denominator (reached by
+// scaling a rate down, as adaptive limits do) still takes an ordinary burst:
+// the rate is then held within a relative 1e-9.
+func TestRateFractionFitsBurst(t *testing.T) {
+	tb, err := limiter.NewTokenBucket(1000, 5000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := 1000.0
+	for i := range 100 {
+		r *= 0.9
+		if err := tb.SetRate(0, r); err != nil {
+			t.Fatalf("step %d: SetRate(%v) with burst 5000: %v", i, r, err)
+		}
+		if got := tb.Rate(); got != r {
+			t.Fatalf("step %d: Rate() = %v; want %v as given", i, got, r)
+		}
+	}
+	// 5000 tokens at the last rate come back in 5000/r seconds, within 1e-9.
+	tb2, _ := limiter.NewTokenBucket(r, 5000)
+	mustAllow(t, tb2, 0, 5000)
+	d := mustAllow(t, tb2, 0, 1)
+	want := float64(time.Second) / r
+	if got := float64(d.RetryAfter); math.Abs(got-want) > 1e-9*want+1 {
+		t.Errorf("retry after one token at %v/s: %v; want %v within 1e-9", r, d.RetryAfter, time.Duration(want))
 	}
 }

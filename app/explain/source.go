@@ -112,7 +112,7 @@ var sources = []Source{
 	{Kind: limiter.KindSlidingWindowCounter, Files: []File{{Name: "slidingcounter.go", Marks: []Mark{
 		{Label: "elapsed time into the current window", Text: "c.elapsed = int64(now) - c.index*w"},
 		{Label: "the window just before: its count becomes prev", Text: "case sc.index + 1:"},
-		{Label: "the weighted test, in integers", Text: "return c.prev*(c.window-e)+(c.curr+n)*c.window <= c.l*c.window"},
+		{Label: "the weighted test, in integers: prev × (window − e) ≤ (limit − curr − n) × window", Text: "return mulLE(c.prev, c.window-e, r-n, c.window)"},
 		{Label: "more than a window can ever hold: never", Text: "case n64 > sc.limit:", When: []Outcome{Never}},
 		{Label: "denied when n does not fit", Text: "case n > 0 && !c.fits(n64, c.elapsed):", When: []Outcome{Denied}},
 		{Label: "retry after: when prev's weight has shrunk enough, or the next window", Text: "d.RetryAfter = c.retryAfter(n64)", When: []Outcome{Denied}},
