@@ -570,8 +570,25 @@ func shareLink(m *labModel) string {
 	if app.IsClient {
 		origin = app.Window().Get("location").Get("origin").String()
 	}
-	return origin + "/lab?" + m.lab.Setup().Values().Encode()
+	return origin + "/lab?" + linkQuery(m)
 }
+
+// linkQuery is the query of the lab's link: the setup, and the client a
+// click sends as and the burst size when they are not the defaults (the
+// first client, 10).
+func linkQuery(m *labModel) string {
+	v := m.lab.Setup().Values()
+	if cs := m.lab.Setup().Clients; len(cs) > 0 && m.fireClient() != cs[0].Name {
+		v.Set("as", m.fireClient())
+	}
+	if m.burstN != defaultBurstN {
+		v.Set("burst", strconv.Itoa(m.burstN))
+	}
+	return v.Encode()
+}
+
+// defaultBurstN is the lab's Burst ×N to start with.
+const defaultBurstN = 10
 
 // presets lists the real providers' limits with their sources.
 func (c *labControls) presets() app.UI { return app.Raw(presetsHTML()) }

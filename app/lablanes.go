@@ -103,7 +103,7 @@ func (v *labLanes) frame(ctx app.Context, now time.Time, dt time.Duration) bool 
 // syncURL writes the setup into the address bar, the share field and the
 // quiz link when it changed.
 func (v *labLanes) syncURL(ctx app.Context) {
-	q := v.M.lab.Setup().Values().Encode()
+	q := linkQuery(v.M)
 	if q == v.url {
 		return
 	}
@@ -363,7 +363,12 @@ func (v *labLanes) legend(l *sim.Lab, rmax float64) app.UI {
 		app.Elem("label").Class("inline-label").Body(
 			app.Text("state of client "),
 			app.Elem("select").ID("focus").Class("select").Body(opts...).OnChange(func(ctx app.Context, e app.Event) {
-				m.setErr("clock", m.shown().SetFocus(fieldText(ctx.JSSrc())))
+				f := fieldText(ctx.JSSrc())
+				err := m.lab.SetFocus(f) // the live lab too, so the link carries it
+				if m.scrub != nil && err == nil {
+					err = m.scrub.SetFocus(f)
+				}
+				m.setErr("clock", err)
 				m.changed()
 			}),
 		),

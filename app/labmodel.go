@@ -83,7 +83,7 @@ func (m *labModel) controlsChanged() {
 func newLabModel() *labModel {
 	s := sim.DefaultSetup()
 	l, _ := sim.New(s, nil, labOptions)
-	return &labModel{lab: l, errs: map[string]string{}, budgetL: sim.DefaultLimit, budgetW: sim.DefaultWindow, burstN: 10, sel: labSel{lane: -1}}
+	return &labModel{lab: l, errs: map[string]string{}, budgetL: sim.DefaultLimit, budgetW: sim.DefaultWindow, burstN: defaultBurstN, sel: labSel{lane: -1}}
 }
 
 // shown is the lab the lanes draw: the scrubbed copy, or the live lab.
@@ -151,6 +151,23 @@ func (m *labModel) loadSetup(q map[string][]string) {
 	}
 	clear(m.errs)
 	m.budgetL, m.budgetW = budgetOf(l.Setup())
+	m.fireAs, m.burstN = "", defaultBurstN
+	if q["as"] != nil {
+		as := firstOf(q["as"])
+		if slices.ContainsFunc(l.Setup().Clients, func(c sim.Client) bool { return c.Name == as }) {
+			m.fireAs = as
+		} else {
+			m.linkErrs = append(m.linkErrs, fmt.Sprintf("link: as: %q is not a client of the link; sending as %s", as, m.fireClient()))
+		}
+	}
+	if q["burst"] != nil {
+		v, err := (Param{Name: "burst", Unit: "requests", Min: 1, Max: sim.MaxBurst, Integer: true}).Parse(firstOf(q["burst"]))
+		if err != nil {
+			m.linkErrs = append(m.linkErrs, "link: "+err.Error()+"; using Burst ×"+strconv.Itoa(defaultBurstN))
+		} else {
+			m.burstN = int(v)
+		}
+	}
 	m.loads++
 	m.changed()
 }
@@ -169,6 +186,14 @@ func budgetOf(s sim.Setup) (int, time.Duration) {
 		return c.Capacity, w
 	}
 	return c.Limit, c.Window
+}
+
+// firstOf is a query key's first value.
+func firstOf(vs []string) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	return vs[0]
 }
 
 func unjoin(err error) []error {

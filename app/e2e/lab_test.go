@@ -50,6 +50,50 @@ func TestLab(t *testing.T) {
 	t.Run("Overload", func(t *testing.T) { p.t = t; testLabOverload(p) })
 	t.Run("ClientFieldMessages", func(t *testing.T) { p.t = t; testLabClientMessages(p) })
 	t.Run("CopyLink", func(t *testing.T) { p.t = t; testLabCopy(p) })
+	t.Run("LinkCarriesChoices", func(t *testing.T) { p.t = t; testLabLinkChoices(p) })
+}
+
+// testLabLinkChoices: the link carries the client whose state is drawn, the
+// client a click sends as and the burst size; a bad one is named in the
+// banner and falls back alone.
+func testLabLinkChoices(p *page) {
+	two := "client=alice,1,,poisson,8&client=bob,1,,steady,2&seed=1"
+	f := p.fresh(p.base + "/lab?" + two + "&focus=bob&as=bob&burst=25")
+	f.waitValue("#fire-as", "bob")
+	f.waitValue("#burst-n", "25")
+	f.waitText("#burst", "Burst ×25")
+	f.waitValue("#focus", "bob")
+	f.waitGone("#link-errors")
+	// focus, as and burst of the share link and of the address bar.
+	const parts = `(q => ["focus", "as", "burst"].map(k => q.get(k)).join(" "))`
+	share := func() string {
+		return f.eval(parts + `(new URL(document.getElementById("share-link").value).searchParams)`)
+	}
+	address := func() string { return f.eval(parts + `(new URLSearchParams(location.search))`) }
+	f.poll("share link's focus, as and burst", "bob bob 25", share)
+	f.poll("address bar's focus, as and burst", "bob bob 25", address)
+	// Back to the defaults: the parts leave the link and the address bar.
+	f.setSelect("fire-as", "alice")
+	f.setNumber("burst-n", "10")
+	f.setSelect("focus", "alice")
+	f.poll("share link with the defaults", "  ", share)
+	f.poll("address bar with the defaults", "  ", address)
+	f.setSelect("fire-as", "bob")
+	f.poll("address bar after choosing bob", " bob ", address)
+	f.click("#fire")
+	f.poll("bob's click counted", "true", func() string {
+		return f.eval(`String(document.getElementById("totals").textContent.includes("bob"))`)
+	})
+
+	g := p.fresh(p.base + "/lab?" + two + "&focus=zed&as=zed&burst=0")
+	g.waitCount("#link-errors li", 3)
+	g.waitText("#link-errors li:nth-child(1)", `link: focus: "zed" is not a client of the link; want one of [alice bob]; using the default focus (the first client)`)
+	g.waitText("#link-errors li:nth-child(2)", `link: as: "zed" is not a client of the link; sending as alice`)
+	g.waitText("#link-errors li:nth-child(3)", "link: burst 0 is out of range; want 1 to 1000 requests; using Burst ×10")
+	g.waitValue("#fire-as", "alice")
+	g.waitValue("#burst-n", "10")
+	g.waitValue("#focus", "alice")
+	g.waitValue("#client-1-name", "bob")
 }
 
 // testLabNavigation: the playground links to the lab and back; each page

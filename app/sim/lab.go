@@ -47,6 +47,9 @@ type Setup struct {
 	// that shows it. A tier only the lanes name (a link before this field)
 	// has its multiple read from them (see New). In a link: tier=pro,5.
 	Tiers map[string]float64
+	// Focus is the client whose state the charts sample, "" for the first
+	// client (or the trace's first). In a link: focus=bob.
+	Focus string
 }
 
 // DefaultBudget is the default lanes' budget: 10 requests per second.
@@ -210,7 +213,8 @@ func New(s Setup, trace *Trace, opts Options) (*Lab, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	l := &Lab{setup: s.clone(), opts: opts.withDefaults(), trace: trace, clock: NewClock()}
+	l := &Lab{setup: s.clone(), opts: opts.withDefaults(), trace: trace, clock: NewClock(), focus: s.Focus}
+	l.setup.Focus = "" // l.focus is the focus; Setup fills it in
 	l.clock.speed = s.Speed
 	// A tier that only lanes name (a link made before Setup.Tiers): its
 	// multiple read from them, kept like SetTier's.
@@ -239,11 +243,7 @@ func (l *Lab) restart() error {
 	}
 	l.ids, l.names = map[string]int{}, nil
 	if l.focus == "" {
-		if len(l.setup.Clients) > 0 {
-			l.focus = l.setup.Clients[0].Name
-		} else if l.trace != nil && len(l.trace.Clients) > 0 {
-			l.focus = l.trace.Clients[0]
-		}
+		l.focus = l.firstClient()
 	}
 	l.lanes = l.lanes[:0]
 	for _, spec := range l.setup.Lanes {
@@ -276,7 +276,27 @@ func (l *Lab) Now() Instant { return l.clock.now }
 func (l *Lab) Setup() Setup {
 	s := l.setup.clone()
 	s.Speed = l.clock.speed
+	if l.focus != l.firstClient() {
+		s.Focus = l.focus
+	}
 	return s
+}
+
+// firstClient is the default focus: the first client, or the trace's first.
+func (l *Lab) firstClient() string {
+	if len(l.setup.Clients) > 0 {
+		return l.setup.Clients[0].Name
+	}
+	if l.trace != nil && len(l.trace.Clients) > 0 {
+		return l.trace.Clients[0]
+	}
+	return ""
+}
+
+// sends reports whether name is a client of the setup or of the trace.
+func (l *Lab) sends(name string) bool {
+	return slices.ContainsFunc(l.setup.Clients, func(c Client) bool { return c.Name == name }) ||
+		l.trace != nil && slices.Contains(l.trace.Clients, name)
 }
 
 // Options returns the lab's options, with defaults filled in.
@@ -688,14 +708,20 @@ func (l *Lab) SetTraffic(clients []Client, seed uint64) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	l.setup, l.focus = s, ""
+	l.setup = s
+	if !l.sends(l.focus) { // a client still there stays in focus
+		l.focus = ""
+	}
 	return l.Reset()
 }
 
 // SetTrace replaces the replayed trace (nil for none; name is the built-in
 // trace's name for the link, "" for a user's file) and starts the run over.
 func (l *Lab) SetTrace(name string, t *Trace) error {
-	l.setup.Trace, l.trace, l.focus = name, t, ""
+	l.setup.Trace, l.trace = name, t
+	if !l.sends(l.focus) {
+		l.focus = ""
+	}
 	return l.Reset()
 }
 

@@ -32,7 +32,7 @@ func (e *PartError) Error() string {
 		return fmt.Sprintf("link: tier: %v; reading each tier's multiple from the lanes instead", e.Err)
 	}
 	// The lanes and the clients fall back as a whole.
-	what := map[string]string{"lane": "lanes (all of them)", "client": "clients (all of them)"}[e.Part]
+	what := map[string]string{"lane": "lanes (all of them)", "client": "clients (all of them)", "focus": "focus (the first client)"}[e.Part]
 	if what == "" {
 		what = e.Part
 	}
@@ -48,6 +48,7 @@ func (e *PartError) Unwrap() error { return e.Err }
 //	lane    one per lane: kind,p1,p2[;tier=kind,p1,p2]…   e.g. token_bucket,10,10
 //	client  one per client: name,weight,tier,pattern[,params]  e.g. alice,1,,poisson,8
 //	tier    one per tier: name,multiple  e.g. pro,5 (see Setup.Tiers)
+//	focus   the client whose state is drawn, when not the first
 //	seed, speed, trace, worst
 //
 // A setup with no lanes or no clients has one empty lane or client value.
@@ -83,6 +84,9 @@ func (s Setup) Values() url.Values {
 		v.Set("trace", s.Trace)
 	}
 	v.Set("worst", s.Worst.String())
+	if s.Focus != "" {
+		v.Set("focus", s.Focus)
+	}
 	return v
 }
 
@@ -208,6 +212,24 @@ func DecodeSetup(q url.Values) (Setup, error) {
 			fail("worst", fmt.Errorf("window %v is not positive; want > 0", d))
 		default:
 			s.Worst = d
+		}
+	}
+	if q.Has("focus") {
+		// A trace's clients are known only once it is loaded: with one, any
+		// word is taken (a name it lacks draws a client with no requests).
+		f := q.Get("focus")
+		names := make([]string, len(s.Clients))
+		for i, c := range s.Clients {
+			names[i] = c.Name
+		}
+		switch {
+		case f == "":
+		case s.Trace == "" && !slices.Contains(names, f):
+			fail("focus", fmt.Errorf("%q is not a client of the link; want one of %v", f, names))
+		case !isWord(f):
+			fail("focus", fmt.Errorf("%q is not a word; want a client's name", f))
+		default:
+			s.Focus = f
 		}
 	}
 	return s, errors.Join(errs...)

@@ -20,6 +20,7 @@ func TestShareRoundTrip(t *testing.T) {
 	s.Clients = append(s.Clients, Client{Name: "quiet", Pattern: Pattern{Kind: PatternNone}, Weight: 1, Tier: "free"},
 		Client{Name: "steady_1", Pattern: Pattern{Kind: PatternSteady, Rate: 0.1}, Weight: 8})
 	s.Seed, s.Speed, s.Trace, s.Worst = 18446744073709551615, 0.1, "nasa", 1234567*time.Microsecond
+	s.Focus = "quiet"
 	for _, setup := range []Setup{s, DefaultSetup(), {Lanes: []LaneSpec{}, Clients: []Client{}, Speed: 100, Worst: time.Hour}} {
 		// Through a real URL, as the Copy link button does.
 		u := "https://ratelab.example/lab?" + setup.Values().Encode()
@@ -60,6 +61,7 @@ func TestShareFallbackPerPart(t *testing.T) {
 		{"client", "eve,1,,steady,1e9", "link: client: client 1 (eve): rate 1e+09/s is out of range; want > 0 and, times weight 1, <= 10000; using the default clients (all of them)", func(s *Setup) { s.Clients = def.Clients }},
 		{"client", "eve,1,,steady", "link: client: client 1: pattern steady has 0 parameters; want 1; using the default clients (all of them)", func(s *Setup) { s.Clients = def.Clients }},
 		{"client", "<script>,1,,none", `link: client: client 1: name "<script>" is not a word; want letters, digits, '-' or '_'; using the default clients (all of them)`, func(s *Setup) { s.Clients = def.Clients }},
+		{"focus", "zed", `link: focus: "zed" is not a client of the link; want one of [alice bob mallory carol]; using the default focus (the first client)`, func(s *Setup) {}},
 	}
 	for _, tt := range tests {
 		q := good.Values()
@@ -181,5 +183,50 @@ func TestShareEveryBadLaneNamed(t *testing.T) {
 		`client 5: name "bob" is used twice; want distinct names; using the default clients (all of them)`
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v\nwant %s", err, want)
+	}
+}
+
+// The focus travels in the link only when it is not the first client, and
+// stays on a client that is still there when the traffic or trace changes.
+func TestLabFocusInSetup(t *testing.T) {
+	s := mixedSetup(t) // alice, bob, mallory, carol
+	s.Focus = "mallory"
+	l, err := New(s, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Focus(); got != "mallory" {
+		t.Errorf("focus from the setup = %q; want mallory", got)
+	}
+	if got := l.Setup().Values().Get("focus"); got != "mallory" {
+		t.Errorf("link focus = %q; want mallory", got)
+	}
+	if err := l.SetFocus("alice"); err != nil {
+		t.Fatal(err)
+	}
+	if v := l.Setup().Values(); v.Has("focus") {
+		t.Errorf("link with the first client in focus has focus=%q; want no focus part", v.Get("focus"))
+	}
+	_ = l.SetFocus("bob")
+	cs := l.Setup().Clients
+	if err := l.SetTraffic(cs[1:], 7); err != nil { // alice leaves; bob stays
+		t.Fatal(err)
+	}
+	if got := l.Focus(); got != "bob" {
+		t.Errorf("focus after alice left = %q; want bob (still a client)", got)
+	}
+	if err := l.SetTraffic(cs[2:], 7); err != nil { // bob leaves too
+		t.Fatal(err)
+	}
+	if got := l.Focus(); got != "mallory" {
+		t.Errorf("focus after bob left = %q; want mallory, the first client", got)
+	}
+	tr := &Trace{Clients: []string{"host-a", "host-b"}}
+	_ = l.SetFocus("carol")
+	if err := l.SetTrace("", tr); err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Focus(); got != "carol" {
+		t.Errorf("focus after a trace loaded = %q; want carol", got)
 	}
 }
