@@ -368,10 +368,17 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 	return app.Elem("div").ID(id).Class("client").Body(
 		app.Elem("div").Class("row tight").Body(
 			m.invalid(app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-name").Class("text").Attr("value", cl.Name).Attr("aria-label", "Client name"), id+"-name").
-				OnChange(edit(id+"-name", func(c *sim.Client) error {
-					c.Name = strings.TrimSpace(fieldText(app.Window().Get("document").Call("getElementById", id+"-name")))
-					return nil
-				}), id),
+				OnChange(func(ctx app.Context, e app.Event) {
+					cs := m.clients()
+					if j >= len(cs) {
+						return
+					}
+					old, focused := cs[j].Name, m.lab.Focus() == cs[j].Name
+					cs[j].Name = strings.TrimSpace(fieldText(ctx.JSSrc()))
+					if m.setClients(id+"-name", cs) {
+						m.renamed(old, cs[j].Name, focused)
+					}
+				}, id),
 			app.Elem("select").ID(id+"-pattern").Class("select").Attr("aria-label", "Pattern").Body(pats...).
 				OnChange(edit(id+"-pattern", func(c *sim.Client) error {
 					c.Pattern = m.patternFor(c.Name, sim.PatternKind(fieldText(app.Window().Get("document").Call("getElementById", id+"-pattern"))))

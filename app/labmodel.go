@@ -274,6 +274,25 @@ func (m *labModel) patternFor(name string, k sim.PatternKind) sim.Pattern {
 	return m.defaultPattern(k)
 }
 
+// renamed carries what the page keeps by a client's name over a rename: the
+// pattern a trace took from it, whether clicks send as it, and whether its
+// state is drawn (focused: it was before the rename).
+func (m *labModel) renamed(old, name string, focused bool) {
+	if old == name {
+		return
+	}
+	if p, ok := m.quieted[old]; ok {
+		delete(m.quieted, old)
+		m.quieted[name] = p
+	}
+	if m.fireAs == old {
+		m.fireAs = name
+	}
+	if focused && m.lab.Focus() != name {
+		m.setErr("clock", m.lab.SetFocus(name))
+	}
+}
+
 // setClients replaces the clients (the run starts over).
 func (m *labModel) setClients(id string, cs []sim.Client) bool {
 	m.live()

@@ -565,6 +565,24 @@ func testLabTraceQuiets(p *page) {
 	f.followLink("#quiz-this", "Learn rate limiting")
 	f.waitCount("#quiz-prompt", 1)
 	f.waitCount("#learn-notice", 0)
+
+	// A client renamed during a trace keeps what the trace took from it,
+	// and clicks still send as it, with its state drawn.
+	g := p.fresh(p.base + "/lab?client=alice,1,,poisson,8&client=bob,1,,steady,2&as=bob&focus=bob")
+	g.waitValue("#fire-as", "bob")
+	g.waitValue("#focus", "bob")
+	g.click("#load-nasa")
+	g.waitText("#trace-note", "So that the lanes hear the trace, alice, bob now send only on clicks; pick a pattern again to mix generated traffic in, or remove the trace to have them back.")
+	g.setNumber("client-1-name", "bea")
+	g.waitText("#trace-note", "So that the lanes hear the trace, alice, bea now send only on clicks; pick a pattern again to mix generated traffic in, or remove the trace to have them back.")
+	g.waitValue("#fire-as", "bea")
+	g.waitValue("#focus", "bea")
+	g.click("#clear-trace")
+	g.waitGone("#trace-note")
+	g.waitValue("#client-0-pattern", "poisson")
+	g.waitCount("#client-0-rate", 1)
+	g.waitValue("#client-0-rate", "8")
+	g.waitValue("#client-1-pattern", "steady")
 }
 
 // testLaneFieldsFollowKind: after a lane switches strategy, its fields
