@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -818,7 +819,7 @@ func (e *laneEditor) Render() app.UI {
 			}, id, act)
 	}
 	ps := laneParams(i, c.Kind)
-	preset, isPreset := presetOf(c)
+	presets := presetsOf(c)
 	var tiers []app.UI
 	for _, name := range slices.Sorted(maps.Keys(e.Spec.Tiers)) { // a stable order: no churn per frame
 		tiers = append(tiers, app.Elem("div").ID(id+"-tier-"+name).Class("small mono").Text("tier "+name+": "+explain.ConfigText(e.Spec.Tiers[name])))
@@ -842,14 +843,38 @@ func (e *laneEditor) Render() app.UI {
 		e.param(ps[1], c),
 		errLine(m, id+"-kind"),
 		app.If(len(tiers) > 0, app.Elem("div").Body(tiers...)),
-		app.If(isPreset,
-			app.Elem("details").ID(id+"-preset").Class("preset-note").Body(
-				app.Elem("summary").Text("Preset: "+preset.Name),
-				app.Elem("p").Class("small").Body(app.Text("Source: "), app.Elem("a").Attr("href", preset.Source).Attr("target", "_blank").Attr("rel", "noopener").Text(preset.Source)),
-				app.Elem("p").Class("small").Text(preset.Note),
-			),
-		),
+		app.If(len(presets) > 0, presetNote(id, presets)),
 	)
+}
+
+// presetNote names the presets a lane's limits are, with their sources and
+// notes. Several share one lane when they differ only outside it (the lab
+// does not know which of them was picked): each is named.
+func presetNote(id string, ps []sim.Preset) app.UI {
+	if len(ps) == 0 {
+		return nil // not drawn (app.If)
+	}
+	names := make([]string, len(ps))
+	body := []app.UI{nil}
+	for i, p := range ps {
+		names[i] = p.Name
+		note := p.Note
+		if len(ps) > 1 {
+			note = p.Name + ": " + note
+		}
+		body = append(body,
+			app.Elem("p").Class("small").Body(app.Text("Source: "), app.Elem("a").Attr("href", p.Source).Attr("target", "_blank").Attr("rel", "noopener").Text(p.Source)),
+			app.Elem("p").Class("small").Text(note))
+		if i > 0 && p.Source == ps[i-1].Source {
+			body = append(body[:len(body)-2], body[len(body)-1]) // one source line is enough
+		}
+	}
+	summary := "Preset: " + names[0]
+	if len(ps) > 1 {
+		summary = "Preset: " + strings.Join(names, ", or ") + " (the same lane: the same decisions)"
+	}
+	body[0] = app.Elem("summary").Text(summary)
+	return app.Elem("details").ID(id + "-preset").Class("preset-note").Body(body...)
 }
 
 // param is a compact slider + number field for one lane parameter; a bad

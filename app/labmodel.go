@@ -474,14 +474,17 @@ func (m *labModel) addLane(choice string) {
 	m.changed()
 }
 
-// presetOf returns the preset whose limits lane config has, if any.
-func presetOf(c limiter.Config) (sim.Preset, bool) {
+// presetsOf returns the presets whose limits lane config has: none, one, or
+// several that differ only outside the lane (nginx's limit_req with and
+// without nodelay make the same decisions; only the latency differs).
+func presetsOf(c limiter.Config) []sim.Preset {
+	var ps []sim.Preset
 	for _, p := range sim.Presets() {
 		if p.Config == c {
-			return p, true
+			ps = append(ps, p)
 		}
 	}
-	return sim.Preset{}, false
+	return ps
 }
 
 // patternParams are the parameters of a traffic pattern, for client j.

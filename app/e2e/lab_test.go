@@ -94,6 +94,21 @@ func testLabLinkChoices(p *page) {
 	g.waitValue("#burst-n", "10")
 	g.waitValue("#focus", "alice")
 	g.waitValue("#client-1-name", "bob")
+
+	// nginx's limit_req with and without nodelay is one lane (the same
+	// decisions): its note names both (it said "nodelay" for the queue).
+	h := p.fresh(p.base + "/lab")
+	addLane := func(v string) {
+		h.eval(`(() => { const el = document.getElementById("add-lane"); el.value = "` + v + `";
+			el.dispatchEvent(new Event("change", {bubbles: true})); return el.value; })()`)
+	}
+	addLane("preset:nginx-delay")
+	h.waitCount(".lane[id^=lane-]", 4)
+	h.waitText("#lane-3-preset summary", "Preset: nginx limit_req rate=10r/s burst=20 nodelay, or nginx limit_req rate=10r/s burst=20 (queue) (the same lane: the same decisions)")
+	h.waitCount("#lane-3-preset a", 1)
+	addLane("preset:github")
+	h.waitCount(".lane[id^=lane-]", 5)
+	h.waitText("#lane-4-preset summary", "Preset: GitHub REST API: 5,000 requests per hour")
 }
 
 // testLabNavigation: the playground links to the lab and back; each page
