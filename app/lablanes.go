@@ -310,8 +310,10 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 				}).
 				DataSet("keys", "ArrowLeft ArrowRight ArrowUp ArrowDown PageUp PageDown").OnKeyDown(scrubKey(m)),
 			app.If(m.scrub != nil,
-				app.Elem("span").ID("scrub-label").Class("hint").Text("showing t = "+FormatClock(l.Now())+" of "+FormatClock(m.lab.Now())+" (replayed; Resume continues from here)"),
+				app.Elem("span").ID("scrub-label").Class("hint").Text("showing t = "+FormatClock(l.Now())+" of "+FormatClock(m.lab.Now())+" (replayed; Resume, a request or a step continues from here and drops what came after)"),
 				app.Elem("button").ID("scrub-live").Class("btn link").Text("back to live").OnClick(func(ctx app.Context, e app.Event) { m.live() }),
+			).ElseIf(m.dropped != "",
+				app.Elem("span").ID("scrub-label").Class("hint").Text(m.dropped+"; drag back to see every lane as it was"),
 			).Else(
 				app.Elem("span").ID("scrub-label").Class("hint").Text("drag back to see every lane as it was"),
 			),

@@ -48,6 +48,11 @@ type labModel struct {
 	// kind again brings its numbers back.
 	quieted map[string]sim.Pattern
 
+	// dropped says that a run went on from a scrubbed instant (Resume, a
+	// click, a step) and that what came after it is gone, until the next
+	// scrub.
+	dropped string
+
 	budgetL int
 	budgetW time.Duration
 	burstN  int
@@ -117,8 +122,10 @@ func (m *labModel) dropErrs(prefix string) {
 	}
 }
 
-// live drops the scrubbed copy.
+// live drops the scrubbed copy (and the note of a run continued from one:
+// what calls live changes the run).
 func (m *labModel) live() {
+	m.dropped = ""
 	if m.scrub != nil {
 		m.scrub = nil
 		m.changed()
@@ -145,7 +152,7 @@ func (m *labModel) loadSetup(q map[string][]string) {
 	}
 	m.lab, m.scrub = l, nil
 	m.clearSel()
-	m.traceLabel, m.traceInfo, m.quieted = "", "", nil
+	m.traceLabel, m.traceInfo, m.quieted, m.dropped = "", "", nil, ""
 	if want != "" {
 		m.traceLabel = "loading " + nasaLabel + "…"
 	}
@@ -337,6 +344,7 @@ func (m *labModel) fire(n int) {
 // the scrubbed instant is dropped), keeping the clock paused.
 func (m *labModel) resumeFromScrub() {
 	if m.scrub != nil {
+		m.dropped = "continued from t = " + FormatClock(m.scrub.Now()) + ": the run after it, to t = " + FormatClock(m.lab.Now()) + ", was dropped"
 		m.lab, m.scrub = m.scrub, nil
 		m.changed()
 	}
@@ -344,6 +352,7 @@ func (m *labModel) resumeFromScrub() {
 
 // scrubTo shows every lane as it was at t (rebuilt by replaying).
 func (m *labModel) scrubTo(t sim.Instant) {
+	m.dropped = ""
 	m.lab.Clock().Pause()
 	if t >= m.lab.Now() {
 		m.live()

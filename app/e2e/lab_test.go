@@ -109,6 +109,24 @@ func testLabLinkChoices(p *page) {
 	addLane("preset:github")
 	h.waitCount(".lane[id^=lane-]", 5)
 	h.waitText("#lane-4-preset summary", "Preset: GitHub REST API: 5,000 requests per hour")
+
+	// A request sent while scrubbed continues from there: the page says
+	// that what came after is dropped, before and after.
+	h.pauseLab()
+	h.click("#lab-reset")
+	h.waitText("#lab-clock", "t = 0.000 s")
+	for range 3 {
+		h.click("#step-1s")
+	}
+	h.waitText("#lab-clock", "t = 3.000 s")
+	h.setRange("scrub", "1000")
+	h.waitText("#scrub-label", "showing t = 1.000 s of 3.000 s (replayed; Resume, a request or a step continues from here and drops what came after)")
+	h.click("#fire")
+	h.waitText("#scrub-label", "continued from t = 1.000 s: the run after it, to t = 3.000 s, was dropped; drag back to see every lane as it was")
+	h.click("#step-1s")
+	h.waitText("#lab-clock", "t = 2.000 s")
+	h.click("#lab-reset")
+	h.waitText("#scrub-label", "drag back to see every lane as it was")
 }
 
 // testLabNavigation: the playground links to the lab and back; each page

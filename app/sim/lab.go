@@ -52,6 +52,20 @@ type Setup struct {
 	Focus string
 }
 
+// MinWorst and MaxWorst bound the worst-case figure's window W: the same
+// range as the "Same budget" window.
+const (
+	MinWorst = time.Millisecond
+	MaxWorst = 24 * time.Hour
+)
+
+func checkWorst(w time.Duration) error {
+	if w < MinWorst || w > MaxWorst {
+		return fmt.Errorf("window %v is out of range; want %v to %v", w, MinWorst, MaxWorst)
+	}
+	return nil
+}
+
 // DefaultBudget is the default lanes' budget: 10 requests per second.
 const (
 	DefaultLimit  = 10
@@ -109,8 +123,8 @@ func (s Setup) Validate() error {
 	if err := checkSpeed(s.Speed); err != nil {
 		return fmt.Errorf("speed: %w", err)
 	}
-	if s.Worst <= 0 {
-		return fmt.Errorf("worst: window %v is not positive; want > 0", s.Worst)
+	if err := checkWorst(s.Worst); err != nil {
+		return fmt.Errorf("worst: %w", err)
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Tiers)) {
 		if err := checkTierName(name); err != nil {

@@ -28,6 +28,9 @@ type PartError struct {
 }
 
 func (e *PartError) Error() string {
+	if e.Part == "lane tier" { // says what it does instead
+		return "link: " + e.Err.Error()
+	}
 	if e.Part == "tier" { // no default: New reads the multiples from the lanes
 		return fmt.Sprintf("link: tier: %v; reading each tier's multiple from the lanes instead", e.Err)
 	}
@@ -171,6 +174,28 @@ func DecodeSetup(q url.Values) (Setup, error) {
 			s.Tiers = tiers
 		}
 	}
+	// A tier's multiple is the truth for every lane (as SetTier and a lane
+	// added later make it): a lane without the tier gets it, and a lane
+	// whose tier says otherwise (a link edited by hand) is told.
+	for i := range s.Lanes {
+		ln := &s.Lanes[i]
+		for _, name := range slices.Sorted(maps.Keys(s.Tiers)) {
+			f := s.Tiers[name]
+			want, err := ScaleConfig(ln.Config, f)
+			if err != nil {
+				fail("lane tier", fmt.Errorf("lane %d: tier %s: %w", i+1, name, err))
+				continue
+			}
+			if got, ok := ln.Tiers[name]; ok && got != want {
+				fail("lane tier", fmt.Errorf("lane %d: tier %s is %v, not %s× the lane's %v; using %v, as tier=%s,%s says",
+					i+1, name, got, ftoa(f), ln.Config, want, name, ftoa(f)))
+			}
+			if ln.Tiers == nil {
+				ln.Tiers = map[string]limiter.Config{}
+			}
+			ln.Tiers[name] = want
+		}
+	}
 	if q.Has("seed") {
 		if v, err := ParseSeed(q.Get("seed")); err != nil {
 			fail("seed", err)
@@ -208,8 +233,8 @@ func DecodeSetup(q url.Values) (Setup, error) {
 		switch {
 		case err != nil:
 			fail("worst", fmt.Errorf("%q is not a duration; want e.g. 1s", q.Get("worst")))
-		case d <= 0:
-			fail("worst", fmt.Errorf("window %v is not positive; want > 0", d))
+		case checkWorst(d) != nil:
+			fail("worst", checkWorst(d))
 		default:
 			s.Worst = d
 		}

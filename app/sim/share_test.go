@@ -54,7 +54,8 @@ func TestShareFallbackPerPart(t *testing.T) {
 		{"speed", "1000", "link: speed: speed 1000× is out of range; want 0.1× to 100×; using the default speed", func(s *Setup) { s.Speed = def.Speed }},
 		{"speed", "NaN", "link: speed: speed NaN× is out of range; want 0.1× to 100×; using the default speed", func(s *Setup) { s.Speed = def.Speed }},
 		{"trace", "../../etc/passwd", `link: trace: "../../etc/passwd" is not a built-in trace; want one of [nasa]; using the default trace`, func(s *Setup) { s.Trace = def.Trace }},
-		{"worst", "-1s", "link: worst: window -1s is not positive; want > 0; using the default worst", func(s *Setup) { s.Worst = def.Worst }},
+		{"worst", "-1s", "link: worst: window -1s is out of range; want 1ms to 24h0m0s; using the default worst", func(s *Setup) { s.Worst = def.Worst }},
+		{"worst", "1000000h", "link: worst: window 1000000h0m0s is out of range; want 1ms to 24h0m0s; using the default worst", func(s *Setup) { s.Worst = def.Worst }},
 		{"lane", "token_bucket,10,-1", "link: lane: lane 1: limiter: burst -1 is negative; want >= 0; using the default lanes (all of them)", func(s *Setup) { s.Lanes = def.Lanes }},
 		{"lane", "rocket,1,1s", "link: lane: lane 1: kind \"rocket\" is unknown; want one of [token_bucket gcra leaky_bucket fixed_window sliding_window_log sliding_window_counter]; using the default lanes (all of them)", func(s *Setup) { s.Lanes = def.Lanes }},
 		{"lane", "fixed_window,10,soon", `link: lane: lane 1: window "soon" is not a duration; want e.g. 1s; using the default lanes (all of them)`, func(s *Setup) { s.Lanes = def.Lanes }},
@@ -228,5 +229,35 @@ func TestLabFocusInSetup(t *testing.T) {
 	}
 	if got := l.Focus(); got != "carol" {
 		t.Errorf("focus after a trace loaded = %q; want carol", got)
+	}
+}
+
+// A tier's multiple (tier=pro,5) reaches every lane: one without the tier
+// gets it, and one whose tier disagrees is told and gets the multiple.
+func TestLinkTierReachesEveryLane(t *testing.T) {
+	q, _ := ParseLink("lane=fixed_window,10,1s;pro=fixed_window,50,1s&lane=token_bucket,10,10&tier=pro,3&client=alice,1,pro,steady,30")
+	s, err := DecodeSetup(q)
+	want := "link: lane 1: tier pro is fixed window: 50 per 1s, not 3× the lane's fixed window: 10 per 1s; using fixed window: 30 per 1s, as tier=pro,3 says"
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v\nwant %s", err, want)
+	}
+	w0 := limiter.Config{Kind: limiter.KindFixedWindow, Limit: 30, Window: time.Second}
+	w1 := limiter.Config{Kind: limiter.KindTokenBucket, Rate: 30, Burst: 30}
+	if got := s.Lanes[0].Tiers["pro"]; got != w0 {
+		t.Errorf("lane 1 tier pro = %v; want %v", got, w0)
+	}
+	if got := s.Lanes[1].Tiers["pro"]; got != w1 {
+		t.Errorf("lane 2 tier pro = %v; want %v", got, w1)
+	}
+	// The default lanes, and only tier=: each gets pro at 5×.
+	q, _ = ParseLink("tier=pro,5&client=alice,1,pro,steady,30")
+	s, err = DecodeSetup(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ln := range s.Lanes {
+		if want, _ := ScaleConfig(ln.Config, 5); ln.Tiers["pro"] != want {
+			t.Errorf("default lane %d tier pro = %v; want %v", i+1, ln.Tiers["pro"], want)
+		}
 	}
 }
