@@ -103,6 +103,24 @@ func ParseLink(rawQuery string) (url.Values, error) {
 	return url.ParseQuery(strings.ReplaceAll(rawQuery, ";", "%3B"))
 }
 
+// parseNum reads a link's number (name "" for a part that is one number),
+// saying whether text that is not one is not a number at all or beyond a
+// float64 ("1e309").
+func parseNum(name, s string) (float64, error) {
+	x, err := strconv.ParseFloat(s, 64)
+	what := strconv.Quote(s)
+	if name != "" {
+		what = name + " " + what
+	}
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return x, fmt.Errorf("%s is too large or too small to read", what)
+	case err != nil:
+		return x, fmt.Errorf("%s is not a number", what)
+	}
+	return x, nil
+}
+
 // nFields is "1 field" or "n fields".
 func nFields(n int) string {
 	if n == 1 {
@@ -204,9 +222,9 @@ func DecodeSetup(q url.Values) (Setup, error) {
 		}
 	}
 	if q.Has("speed") {
-		v, err := strconv.ParseFloat(q.Get("speed"), 64)
+		v, err := parseNum("", q.Get("speed"))
 		if err != nil {
-			err = fmt.Errorf("%q is not a number; want %g to %g", q.Get("speed"), float64(MinSpeed), float64(MaxSpeed))
+			err = fmt.Errorf("%w; want %g to %g", err, float64(MinSpeed), float64(MaxSpeed))
 		} else {
 			err = checkSpeed(v)
 		}
@@ -375,9 +393,9 @@ func decodeConfig(v string) (limiter.Config, error) {
 	}
 	switch c.Kind {
 	case limiter.KindTokenBucket, limiter.KindGCRA:
-		r, e := strconv.ParseFloat(f[1], 64)
+		r, e := parseNum("rate", f[1])
 		if e != nil {
-			err = fmt.Errorf("rate %q is not a number", f[1])
+			err = e
 		}
 		c.Rate, c.Burst = r, atoi("burst", f[2])
 	case limiter.KindLeakyBucket:
@@ -432,9 +450,9 @@ func decodeClient(v string) (Client, error) {
 	c := Client{Name: f[0], Tier: f[2], Pattern: Pattern{Kind: PatternKind(f[3])}}
 	var err error
 	num := func(name, s string) float64 {
-		x, e := strconv.ParseFloat(s, 64)
+		x, e := parseNum(name, s)
 		if e != nil && err == nil {
-			err = fmt.Errorf("%s %q is not a number", name, s)
+			err = e
 		}
 		return x
 	}

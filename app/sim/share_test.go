@@ -261,3 +261,18 @@ func TestLinkTierReachesEveryLane(t *testing.T) {
 		}
 	}
 }
+
+// A number beyond a float64 in a link is said to be so, not "not a number".
+func TestLinkNumberTooLarge(t *testing.T) {
+	for _, tc := range []struct{ query, want string }{
+		{"lane=token_bucket,1e309,10", `link: lane: lane 1: rate "1e309" is too large or too small to read; using the default lanes (all of them)`},
+		{"client=eve,1,,steady,1e309", `link: client: client 1: rate "1e309" is too large or too small to read; using the default clients (all of them)`},
+		{"speed=1e309", `link: speed: "1e309" is too large or too small to read; want 0.1 to 100; using the default speed`},
+		{"speed=fast", `link: speed: "fast" is not a number; want 0.1 to 100; using the default speed`},
+	} {
+		q, _ := ParseLink(tc.query)
+		if _, err := DecodeSetup(q); err == nil || err.Error() != tc.want {
+			t.Errorf("%s: error = %v\nwant %s", tc.query, err, tc.want)
+		}
+	}
+}
