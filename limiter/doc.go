@@ -41,7 +41,7 @@
 //	                                                                   Delay tells when to serve it (nginx)
 //	FixedWindow            one count           2 × limit (L = window)  quotas reset at fixed instants, cheapest
 //	                                                                   ("5000 per hour" with a reset time)
-//	SlidingWindowLog       limit instants      limit (L = window)      the bound must be exact in every window,
+//	SlidingWindowLog       ≤ limit instants    limit (L = window)      the bound must be exact in every window,
 //	                                                                   and limit is small
 //	SlidingWindowCounter   two counts          2 × limit − 1           close to a sliding window in O(1) memory
 //	                                           (L = window)            (Cloudflare), large limits
