@@ -107,3 +107,21 @@ func TestQuizQueryKeepsSetup(t *testing.T) {
 		t.Errorf("default quiz's query %q", got)
 	}
 }
+
+// The quiz says under its score how points are counted: "1 of 10" beside
+// "0 / 13" needs the questions worth 2 points named. The tokens field says
+// the tolerance is around the exact value.
+func TestQuizScoringLine(t *testing.T) {
+	html := mount(t, &quizView{Seed: 29391, Setup: sim.DefaultSetup()})
+	wantTexts(t, html, map[string]string{
+		"quiz-progress": "1 of 10",
+		"quiz-score":    "0 / 13",
+		"quiz-scoring": "Scoring: 1 point per question for allowed or denied, and 1 more for the tokens left on questions 5, 6 and 7 " +
+			"(token buckets): 13 in all.",
+	})
+	// Seed 2's first question asks for the tokens left.
+	html = mount(t, &quizView{Seed: 2, Setup: sim.DefaultSetup()})
+	if !strings.Contains(html, `<span class="unit">tokens (right within ±0.05 of the exact value)</span>`) {
+		t.Errorf("the tokens field does not say the tolerance around the exact value:\n%s", html)
+	}
+}

@@ -105,11 +105,16 @@ func (v *quizView) scoreBar() app.UI {
 	} else if v.feedback != nil {
 		at = v.feedback.Question.Number
 	}
-	return app.Elem("div").Class("stats quiz-stats").Body(
-		stat("Question", app.Elem("span").ID("quiz-progress").Class("big").Text(strconv.Itoa(at)+" of "+strconv.Itoa(n))),
-		stat("Score", app.Elem("span").ID("quiz-score").Class("big").Text(strconv.Itoa(q.Score)+" / "+strconv.Itoa(q.MaxScore))),
-		stat("Streak", app.Elem("span").ID("quiz-streak").Class("big").Text(strconv.Itoa(q.Streak))),
-		stat("Best streak", app.Elem("span").ID("quiz-best").Class("big").Text(strconv.Itoa(q.Best))),
+	// The stats, then how the points are counted: "1 of 10" beside
+	// "0 / 13" said nothing of the questions worth 2 points.
+	return app.Div().Body(
+		app.Elem("div").Class("stats quiz-stats").Body(
+			stat("Question", app.Elem("span").ID("quiz-progress").Class("big").Text(strconv.Itoa(at)+" of "+strconv.Itoa(n))),
+			stat("Score", app.Elem("span").ID("quiz-score").Class("big").Text(strconv.Itoa(q.Score)+" / "+strconv.Itoa(q.MaxScore))),
+			stat("Streak", app.Elem("span").ID("quiz-streak").Class("big").Text(strconv.Itoa(q.Streak))),
+			stat("Best streak", app.Elem("span").ID("quiz-best").Class("big").Text(strconv.Itoa(q.Best))),
+		),
+		app.Elem("p").ID("quiz-scoring").Class("hint quiz-scoring").Text("Scoring: "+q.ScoringText()),
 	)
 }
 
@@ -152,7 +157,7 @@ func (v *quizView) ask() app.UI {
 							v.onReveal(ctx, e)
 						}
 					}),
-				app.Elem("span").Class("unit").Text("tokens (2 decimals, rounded down)"),
+				app.Elem("span").Class("unit").Text("tokens (right within ±0.05 of the exact value)"),
 			)),
 		),
 		app.If(v.formErr != "", app.Elem("p").ID("quiz-form-error").Class("param-error").Role("alert").Text("⚠ "+v.formErr)),
@@ -294,6 +299,7 @@ func (v *quizView) reveal() app.UI {
 			app.Elem("p").Class("check-head").Text(head+": +"+strconv.Itoa(f.Points)+" point"+plural1(f.Points)),
 			app.Elem("p").ID("quiz-said").Text("You said: "+v.said+"."),
 			app.Elem("p").ID("quiz-answer").Text("The answer: "+qu.Answer()+"."),
+			app.If(qu.AskTokens, app.Elem("p").ID("quiz-tokens-off").Text(f.TokensText())),
 		),
 		&inspector{Key: "quiz-" + strconv.Itoa(qu.Number), Heading: "Why: question " + strconv.Itoa(qu.Number) + " worked out", Exp: qu.Explanation},
 		app.Elem("div").Class("row").Body(

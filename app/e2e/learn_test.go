@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"os/exec"
@@ -95,6 +96,7 @@ func TestLearn(t *testing.T) {
 		q.axe(axe, "quiz reveal")
 	})
 	t.Run("QuizTokensTyped", func(t *testing.T) { p.t = t; testQuizTokensTyped(p) })
+	t.Run("QuizTokenTolerance", func(t *testing.T) { p.t = t; testQuizTokenTolerance(p) })
 	t.Run("BadLinks", func(t *testing.T) { p.t = t; testLearnBadLinks(p) })
 	t.Run("Cards", func(t *testing.T) { p.t = t; testCards(p) })
 	t.Run("AxeCards", func(t *testing.T) { p.t = t; p.axe(axe, "cards") })
@@ -238,6 +240,48 @@ func testQuizTokensTyped(p *page) {
 	q.waitGone("#quiz-form-error")
 }
 
+// testQuizTokenTolerance: seed 29391's question 5 leaves exactly 8.82535478
+// tokens. A guess is right within 0.05 of that, either way: 8.77 (0.0554
+// below) is wrong, as 8.88 (0.0546 above) is; compared with 8.82 (the value
+// floored), 8.77 scored. The line under the score says which questions are
+// worth 2 points.
+func testQuizTokenTolerance(p *page) {
+	q := p.freshLearn(p.base + "/learn?mode=quiz&seed=29391")
+	q.waitText("#quiz-scoring", "Scoring: 1 point per question for allowed or denied, and 1 more for the tokens left on "+
+		"questions 5, 6 and 7 (token buckets): 13 in all.")
+	ref, err := explain.NewQuiz(sim.DefaultSetup(), 29391)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	for i := range 4 { // right answers to questions 1 to 4 (no tokens asked)
+		q.waitText("#quiz-progress", strconv.Itoa(i+1)+" of 10")
+		if ref.Questions[i].Allowed {
+			q.click("#quiz-allowed")
+		} else {
+			q.click("#quiz-denied")
+		}
+		q.click("#quiz-reveal")
+		q.waitText("#quiz-score", strconv.Itoa(i+1)+" / 13")
+		q.click("#quiz-next")
+	}
+	q.waitText("#quiz-progress", "5 of 10")
+	q.click("#quiz-allowed")
+	q.setNumber("quiz-tokens", "8.77")
+	q.click("#quiz-reveal")
+	q.waitText("#quiz-feedback .check-head", "½ Decision right, tokens wrong: +1 point")
+	q.waitText("#quiz-answer", "The answer: allowed, 8.8254 tokens left.")
+	q.waitText("#quiz-tokens-off", "Tokens left: you said 8.77; the exact value is 8.8254, 0.0554 away: more than 0.05, so wrong.")
+	q.waitText("#quiz-score", "5 / 13")
+	q.click("#quiz-next")
+	q.waitText("#quiz-progress", "6 of 10") // exactly 8.48912244: 8.44 is 0.0491 below
+	q.click("#quiz-allowed")
+	q.setNumber("quiz-tokens", "8.44")
+	q.click("#quiz-reveal")
+	q.waitText("#quiz-feedback .check-head", "✓ Right: +2 points")
+	q.waitText("#quiz-tokens-off", "Tokens left: you said 8.44; the exact value is 8.4891, 0.0491 away: within 0.05, so right.")
+	q.waitText("#quiz-score", "7 / 13")
+}
+
 // testHelpOverlay: `?` opens the shortcuts, Escape closes them and gives
 // focus back.
 func testHelpOverlay(p *page) {
@@ -328,8 +372,22 @@ func testLessons(p *page) {
 			p.waitCount("#lstrip-0 .mark[role=button]", 101)
 			p.waitCount("#lstrip-0 .mark[tabindex='0']", 1) // one Tab stop per lane
 			p.screenshot("learn-2-lesson-burst.png")
+		case "boundary-burst":
+			// One pair of bursts, 20 requests, as the text says.
+			p.waitText("#lstrip-0-allowed", "✓ 20 allowed")
+			p.waitText("#lstrip-0-denied", "✕ 0 denied")
+			p.waitText("#lstrip-1-allowed", "✓ 10 allowed")
+			p.waitText("#lstrip-1-denied", "✕ 10 denied")
+			p.waitText("#lstrip-2-allowed", "✓ 10 allowed")
+			p.waitText("#lstrip-2-denied", "✕ 10 denied")
+			p.waitCount("#lstrip-0 .mark[role=button]", 20)
 		case "monotonic-clock":
 			p.waitCount("#lesson-table tbody tr", 48)
+			// After the set-back the wall-clock lane is evaluated at 3.5 s,
+			// the latest instant it admitted at, and says so.
+			p.waitText("#lesson-table tbody tr:nth-child(16) td:nth-child(5)", "✕ denied, 0.5 left")
+			p.waitText("#lesson-table tbody tr:nth-child(17) td:nth-child(5)", "✕ denied, 0 left (evaluated at 3.5 s)")
+			p.waitText("#lesson-table tbody tr:nth-child(33) td:nth-child(5)", "✓ allowed, 3 left")
 		case "queue-vs-meter":
 			p.waitText("#lstrip-0-allowed", "✓ 26 allowed")
 			p.waitText("#lstrip-1-denied", "✕ 9 denied")
@@ -488,13 +546,15 @@ func testInspector(p *page) {
 func quizScript(q *explain.Quiz) []explain.Guess {
 	var gs []explain.Guess
 	for i, qu := range q.Questions {
-		g := explain.Guess{Allowed: qu.Allowed, Tokens: float64(qu.Tokens) / 100}
+		g := explain.Guess{Allowed: qu.Allowed, Tokens: qu.TokensLeft}
 		switch i % 4 {
 		case 1:
 			g.Allowed = !g.Allowed // wrong decision
 		case 2:
 			g.Tokens += 0.5 // wrong tokens (when asked)
 		}
+		// Typed to 2 decimals: the page reads what is typed.
+		g.Tokens = math.Round(g.Tokens*100) / 100
 		gs = append(gs, g)
 	}
 	return gs
@@ -515,6 +575,7 @@ func testQuiz(p *page) {
 		q.waitAttrOf("#tab-quiz", "aria-current", "page")
 		q.waitText("#quiz-seed", "seed 42")
 		q.waitValue("#quiz-link", p.base+"/learn?mode=quiz&seed=42")
+		q.waitText("#quiz-scoring", "Scoring: "+ref.ScoringText())
 		for i, g := range script {
 			n := strconv.Itoa(i + 1)
 			q.waitText("#quiz-progress", n+" of 10")
@@ -543,6 +604,11 @@ func testQuiz(p *page) {
 			q.waitText("#quiz-score", strconv.Itoa(f.Score)+" / "+strconv.Itoa(ref.MaxScore))
 			q.waitText("#quiz-streak", strconv.Itoa(f.Streak))
 			q.waitText("#quiz-answer", "The answer: "+ref.Questions[i].Answer()+".")
+			if ref.Questions[i].AskTokens {
+				q.waitText("#quiz-tokens-off", f.TokensText())
+			} else {
+				q.waitCount("#quiz-tokens-off", 0)
+			}
 			q.waitText("#insp-verdict", verdictText(ref.Questions[i].Explanation))
 			// "Next" replaces Reveal and takes its focus (it fell to the body).
 			q.poll("focus after Reveal", "quiz-next", func() string { return q.eval(`document.activeElement.id`) })

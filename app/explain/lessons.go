@@ -151,10 +151,10 @@ func lane(c limiter.Config) sim.LaneSpec { return sim.LaneSpec{Config: c} }
 func lessonBurst() Lesson {
 	return Lesson{
 		ID: "burst-vs-rate", Number: 1, Title: "Burst versus sustained rate",
-		Watch: "Both lanes refill 5 tokens per second; the first holds 10, the second 1. One client asks for 20 per second for 5 seconds. " +
-			"Watch the first second, then the steady state.",
+		Watch: "Both lanes refill 5 tokens per second; the first holds 10, the second 1. One client sends 20 requests per second, one every 50 ms " +
+			"from 0 s to 5 s, both included: 101 requests. Watch the first second, then the steady state.",
 		Shows: "The bucket size (burst) is not a per-second cap: in the first second the full bucket is spent and the refill " +
-			"comes on top, so 14 of the first 20 requests pass within one second. After that both lanes admit the rate, 5 per second.",
+			"comes on top, so 14 of the first 20 requests pass within one second. After that both lanes admit the rate, 5 per second (and 1 more at 5 s): 35 in all with a burst of 10, 26 with a burst of 1.",
 		Interview: "A token bucket has two knobs: the rate bounds the long-run average, the burst bounds how far ahead of it a " +
 			"client may get. In any interval of length L at most burst + rate × L pass.",
 		Setup: &sim.Setup{
@@ -186,10 +186,10 @@ func lessonBoundary() Lesson {
 	}
 	return Lesson{
 		ID: "boundary-burst", Number: 2, Title: "The fixed-window boundary burst",
-		Watch: "Three lanes with the same budget, 10 per second. Mallory sends 10 requests 100 ms before a window boundary and " +
-			"10 more at the boundary. Watch the worst case: the most admitted within any 1 s.",
-		Shows: "The fixed window admits both bursts: 20 within 100 ms, twice the limit inside one window length. The sliding window " +
-			"log admits 10 (it remembers each instant, up to 10 per client); the sliding window counter admits 10 here too, " +
+		Watch: "Three lanes with the same budget, 10 per second. Mallory sends 10 requests 100 ms before a window boundary (at " +
+			"0.9 s) and 10 more at the boundary (at 1 s): 20 requests. Watch the worst case: the most admitted within any 1 s.",
+		Shows: "The fixed window admits both bursts, all 20 within 100 ms: twice the limit inside one window length. The sliding window " +
+			"log admits 10 and denies 10 (it remembers each instant, up to 10 per client); the sliding window counter admits 10 here too, " +
 			"with two counters instead of a log (its bound is 2 × limit − 1 in the worst timing).",
 		Interview: "Fixed windows are cheap but allow 2× the limit around a boundary. A sliding log is exact at O(limit) memory per " +
 			"key; a sliding counter approximates it in O(1), which is what large systems use.",
@@ -199,7 +199,9 @@ func lessonBoundary() Lesson {
 				Window: time.Second, Gap: 100 * time.Millisecond}}},
 			Seed: 1, Speed: 1, Worst: time.Second,
 		},
-		Until: 4 * time.Second,
+		// One pair of bursts (0.9 s and 1 s): the next pair would come at
+		// 2.9 s and 3 s, and the texts speak of one.
+		Until: 2 * time.Second,
 		check: func(r Result) (bool, string) {
 			if len(r.Lanes) != 3 {
 				return false, "expected three lanes"
@@ -216,13 +218,15 @@ func lessonBoundary() Lesson {
 func lessonClock() Lesson {
 	return Lesson{
 		ID: "monotonic-clock", Number: 3, Title: "Why a monotonic clock",
-		Watch: "One client sends 4 requests per second to two identical token buckets (2 per second, burst 4). The first gets " +
+		Watch: "One client sends 4 requests per second for 12 s (48 requests) to two identical token buckets (2 per second, burst 4). The first gets " +
 			"instants from the monotonic clock; the second from a deliberately naive demo clock that subtracts wall-clock " +
 			"Unix times. At 4 s the wall clock is set back 10 s; at 8 s it jumps forward 1 hour.",
-		Shows: "Set back, the naive elapsed time goes negative. The limiter clamps it (a request stamped before its latest " +
-			"instant is evaluated at that instant), so nothing breaks, but no tokens come back until the wall clock catches " +
-			"up: the client is starved. Jumped forward, an hour of refill that was never earned fills the bucket at once. " +
-			"The monotonic lane never notices.",
+		Shows: "Set back, the naive elapsed time goes negative. The limiter never runs backwards: a request stamped before the " +
+			"latest instant it has admitted a request at is evaluated at that instant. Here that is 3.5 s, when the bucket was " +
+			"empty: the request at 3.75 s saw 0.5 tokens but was denied, and a denial changes nothing. So nothing breaks, but " +
+			"until the wall clock is back past 3.5 s every request finds the bucket as it was at 3.5 s, 0 left: the client is " +
+			"starved (the table gives the instant each such request was evaluated at). Jumped forward, an hour of refill that " +
+			"was never earned fills the bucket at once. The monotonic lane never notices.",
 		Interview: "Measure elapsed time with a monotonic clock (Go's time.Now carries one; time.Since uses it). Wall-clock time " +
 			"is for display and for absolute deadlines; NTP steps, leap seconds and operators setting the date move it (daylight saving does not: it changes the local time zone, not the clock).",
 		Setup: &sim.Setup{
@@ -269,6 +273,13 @@ func runClock(l Lesson) (Result, error) {
 	var monoN, wallN, stallM, stallW, jumpM, jumpW int64
 	minEl, maxEl := time.Duration(0), time.Duration(0)
 	prev := limiter.Instant(0)
+	// The instant the wall-clock lane evaluates a request at: its stamp, or
+	// the latest instant the lane has admitted a request at when the stamp
+	// is earlier (package limiter never runs time backwards). The table
+	// shows the tokens at that instant, and names it when it is not the
+	// stamp.
+	wallLast, wallUsed := limiter.Instant(0), false
+	stallAt, stallTokens, stallSeen, stallOne := limiter.Instant(0), 0.0, false, true
 	verdict := func(d limiter.Decision, s limiter.State) string {
 		if d.Allowed {
 			return "allowed, " + Tokens(s.Tokens) + " left"
@@ -284,9 +295,21 @@ func runClock(l Lesson) (Result, error) {
 		}
 		prev = w
 		minEl, maxEl = min(minEl, el), max(maxEl, el)
+		at := w
+		if wallUsed && at < wallLast {
+			at = wallLast
+		}
 		dm, _ := mono.AllowN(e.At, e.N)
 		dw, _ := wall.AllowN(w, e.N)
-		r.Rows = append(r.Rows, []string{dur(e.At), dur(w), dur(el), verdict(dm, mono.State(e.At)), verdict(dw, wall.State(w))})
+		if dw.Allowed {
+			wallLast, wallUsed = at, true
+		}
+		ws := wall.State(at)
+		wcell := verdict(dw, ws)
+		if at != w {
+			wcell += " (evaluated at " + dur(at) + ")"
+		}
+		r.Rows = append(r.Rows, []string{dur(e.At), dur(w), dur(el), verdict(dm, mono.State(e.At)), wcell})
 		count := func(d limiter.Decision) int64 {
 			if d.Allowed {
 				return 1
@@ -296,6 +319,11 @@ func runClock(l Lesson) (Result, error) {
 		monoN, wallN = monoN+count(dm), wallN+count(dw)
 		if e.At >= 4*time.Second && e.At < 8*time.Second {
 			stallM, stallW = stallM+count(dm), stallW+count(dw)
+			if !stallSeen {
+				stallAt, stallTokens, stallSeen = at, ws.Tokens, true
+			} else if at != stallAt {
+				stallOne = false // not one instant: the fact says so
+			}
 		}
 		if e.At >= 8*time.Second && e.At < 9*time.Second {
 			jumpM, jumpW = jumpM+count(dm), jumpW+count(dw)
@@ -305,6 +333,12 @@ func runClock(l Lesson) (Result, error) {
 	r.add("wall.allowed", wallN, "wall-clock lane: %d admitted", wallN)
 	r.add("stall.mono", stallM, "4 s to 8 s, monotonic: %d admitted", stallM)
 	r.add("stall.wall", stallW, "4 s to 8 s, wall clock set back: %d admitted", stallW)
+	if stallSeen && stallOne {
+		r.add("stall.at", int64(stallAt), "4 s to 8 s, the wall-clock lane evaluated every request at %s, the latest instant it "+
+			"had admitted a request at (every stamp was earlier), when its bucket held %s tokens", dur(stallAt), Tokens(stallTokens))
+	} else {
+		r.add("stall.at", -1, "4 s to 8 s, the wall-clock lane evaluated its requests at different instants")
+	}
 	r.add("jump.mono", jumpM, "8 s to 9 s, monotonic: %d admitted", jumpM)
 	r.add("jump.wall", jumpW, "8 s to 9 s, after the 1 h jump: %d admitted", jumpW)
 	r.add("elapsed.min", int64(minEl), "most negative naive elapsed: %s", dur(minEl))
@@ -558,8 +592,8 @@ func lessonQueue() Lesson {
 		Watch: "nginx limit_req rate=10r/s burst=20, with and without nodelay. A client fires 30 requests at once, then 5 more at 1.5 s. " +
 			"Compare the decisions, then the delay of each admitted request.",
 		Shows: "Both lanes make the same decisions: 21 of 30 pass (the burst of 20 plus the one the rate allows at once) and " +
-			"the other 9 are rejected; 1.5 s later the bucket has drained enough for all 5. Without nodelay the bucket is a queue: the last admitted request waits 2 s so that they " +
-			"leave at 10 per second. With nodelay it is a meter: the same requests pass at once.",
+			"the other 9 are rejected; 1.5 s later the bucket has drained enough for all 5. Without nodelay the bucket is a queue: the 21st request (the last of " +
+			"the burst of 30 to be admitted) waits 2 s so that they leave at 10 per second (the 5 at 1.5 s wait 0.6 s to 1 s). With nodelay it is a meter: the same requests pass at once.",
 		Interview: "A leaky bucket either shapes traffic (queue: smooth output, added latency) or polices it (meter: " +
 			"decisions only, equivalent to a token bucket). nginx's nodelay switches between the two.",
 		Setup: &sim.Setup{

@@ -1,14 +1,17 @@
 package explain
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/limiter"
 )
 
@@ -40,8 +43,14 @@ func TestLessonBurstVsRate(t *testing.T) {
 }
 
 func TestLessonBoundaryBurst(t *testing.T) {
-	runLesson(t, "boundary-burst", "fixed window: 20 within 1 s, in [900 ms, 1.9 s) (2 × the limit of 10); sliding window log: 10; "+
+	r := runLesson(t, "boundary-burst", "fixed window: 20 within 1 s, in [900 ms, 1.9 s) (2 × the limit of 10); sliding window log: 10; "+
 		"sliding window counter: 10. Memory per client: the log up to 10 instants, the counter 2 counts.")
+	// One pair of bursts, as the text says: 20 requests, not two pairs (40).
+	for i, want := range [][2]int64{{20, 0}, {10, 10}, {10, 10}} {
+		if ln := r.Lanes[i]; ln.Allowed != want[0] || ln.Denied != want[1] {
+			t.Errorf("lane %d (%s): %d allowed, %d denied; want %d, %d", i+1, ln.Title, ln.Allowed, ln.Denied, want[0], want[1])
+		}
+	}
 }
 
 func TestLessonMonotonicClock(t *testing.T) {
@@ -53,6 +62,80 @@ func TestLessonMonotonicClock(t *testing.T) {
 	}
 	if len(r.Rows) != 48 {
 		t.Errorf("%d rows; want 48 requests", len(r.Rows))
+	}
+	// The wall-clock lane after the set-back: every request is stamped
+	// before 3.5 s, the latest instant the lane admitted at (3.75 s was
+	// denied), so it is evaluated at 3.5 s, where the bucket is empty; the
+	// table says so. Before the set-back and after the jump the stamp is
+	// the instant.
+	for i, want := range map[int][]string{
+		15: {"3.75 s", "3.75 s", "250 ms", "denied, 0.5 left", "denied, 0.5 left"},
+		16: {"4 s", "-6 s", "-9.75 s", "allowed, 0 left", "denied, 0 left (evaluated at 3.5 s)"},
+		17: {"4.25 s", "-5.75 s", "250 ms", "denied, 0.5 left", "denied, 0 left (evaluated at 3.5 s)"},
+		31: {"7.75 s", "-2.25 s", "250 ms", "denied, 0.5 left", "denied, 0 left (evaluated at 3.5 s)"},
+		32: {"8 s", "3598 s", "3600.25 s", "allowed, 0 left", "allowed, 3 left"},
+	} {
+		if !slices.Equal(r.Rows[i], want) {
+			t.Errorf("row %d: %q; want %q", i+1, r.Rows[i], want)
+		}
+	}
+	if v, _ := r.Fact("stall.at"); v != int64(3500*time.Millisecond) {
+		t.Errorf("4 s to 8 s evaluated at %d; want 3.5 s", v)
+	}
+	if got, want := r.Facts[4].Text, "4 s to 8 s, the wall-clock lane evaluated every request at 3.5 s, the latest instant it "+
+		"had admitted a request at (every stamp was earlier), when its bucket held 0 tokens"; got != want {
+		t.Errorf("fact %q;\nwant %q", got, want)
+	}
+}
+
+// TestLessonClockTableIsTheLimiters replays the wall-clock lane's requests
+// on a fresh token bucket stamped at the instants the table says they were
+// evaluated at: the same decisions and the same tokens, so the table shows
+// what package limiter decided (a stale stamp is evaluated at the latest
+// instant admitted, not at the latest request's, 3.75 s, where 0.5 tokens
+// were left).
+func TestLessonClockTableIsTheLimiters(t *testing.T) {
+	l, _ := LessonByID("monotonic-clock")
+	r, err := l.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := limiter.New(l.Setup.Lanes[0].Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evaluated := regexp.MustCompile(`^(allowed|denied), ([0-9.]+) left(?: \(evaluated at (.+)\))?$`)
+	// secs reads an instant as the table writes it: "-6 s", "250 ms".
+	secs := func(s string) limiter.Instant {
+		num, unit, _ := strings.Cut(s, " ")
+		f, err := strconv.ParseFloat(num, 64)
+		scale := map[string]float64{"s": 1e3, "ms": 1}[unit]
+		if err != nil || scale == 0 {
+			t.Fatalf("instant %q", s)
+		}
+		return limiter.Instant(math.Round(f*scale)) * time.Millisecond
+	}
+	stale := 0
+	for i, row := range r.Rows {
+		m := evaluated.FindStringSubmatch(row[4])
+		if m == nil {
+			t.Fatalf("row %d: wall-clock lane %q", i+1, row[4])
+		}
+		at := secs(row[1])
+		if m[3] != "" {
+			if e := secs(m[3]); e <= at {
+				t.Errorf("row %d: evaluated at %v, not after its stamp %v", i+1, e, at)
+			} else {
+				at, stale = e, stale+1
+			}
+		}
+		d, _ := tb.AllowN(at, 1)
+		if got := Tokens(tb.State(at).Tokens); d.Allowed != (m[1] == "allowed") || got != m[2] {
+			t.Errorf("row %d: at %v the limiter says allowed %v, %s left; the table %q", i+1, at, d.Allowed, got, row[4])
+		}
+	}
+	if stale != 16 {
+		t.Errorf("%d requests evaluated after their stamp; want the 16 from 4 s to 7.75 s", stale)
 	}
 }
 
@@ -172,5 +255,239 @@ func TestLessonsList(t *testing.T) {
 			t.Errorf("lesson %s: want a lab setup or its own run", l.ID)
 		}
 		seen[l.ID] = true
+	}
+}
+
+// labRecords plays a lab lesson as the page does and returns each lane's
+// decisions.
+func labRecords(t *testing.T, l Lesson) [][]sim.Record {
+	t.Helper()
+	lab, err := sim.New(*l.Setup, nil, sim.Options{History: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range l.Script {
+		if err := lab.AdvanceTo(e.At); err != nil {
+			t.Fatal(err)
+		}
+		if err := lab.Fire(e.Client, e.N); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := lab.AdvanceTo(l.Until); err != nil {
+		t.Fatal(err)
+	}
+	var out [][]sim.Record
+	for _, ln := range lab.Lanes() {
+		out = append(out, ln.History(nil))
+	}
+	return out
+}
+
+// secText writes a duration in seconds as the lessons' texts do: "0.9 s".
+func secText(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s" }
+
+// parseDur reads a duration as dur writes it in the lessons' tables:
+// "-6 s", "250 ms".
+func parseDur(t *testing.T, s string) time.Duration {
+	t.Helper()
+	num, unit, _ := strings.Cut(s, " ")
+	f, err := strconv.ParseFloat(num, 64)
+	scale := map[string]float64{"s": 1e9, "ms": 1e6, "µs": 1e3, "ns": 1}[unit]
+	if err != nil || scale == 0 {
+		t.Fatalf("duration %q", s)
+	}
+	return time.Duration(math.Round(f * scale))
+}
+
+// TestLessonTextsMatchRuns ties the numbers in each lesson's "What to
+// watch" and "What it shows" to its run: every phrase below is written
+// from the run's own numbers and must appear in the texts, word for word.
+// (Lesson 1's text said 20 per second for 5 seconds, 100 requests, where
+// the run sends 101; lesson 2's one pair of bursts was two, 40 requests;
+// lesson 6's last admitted request waits 1 s, not 2 s.)
+func TestLessonTextsMatchRuns(t *testing.T) {
+	claims := map[string]func(Lesson, Result) []string{
+		"burst-vs-rate": func(l Lesson, r Result) []string {
+			h := labRecords(t, l)
+			perSec := func(lane int, s time.Duration) (admitted, sent int) {
+				for _, rec := range h[lane] {
+					if rec.At.Truncate(time.Second) == s {
+						sent++
+						if rec.Allowed {
+							admitted++
+						}
+					}
+				}
+				return
+			}
+			first, firstSent := perSec(0, 0)
+			steady, _ := perSec(0, time.Second)
+			for lane := range 2 {
+				for s := time.Second; s < l.Until; s += time.Second {
+					if a, _ := perSec(lane, s); a != steady {
+						t.Errorf("lane %d second %v: %d admitted; want the steady %d", lane+1, s, a, steady)
+					}
+				}
+			}
+			last, _ := perSec(0, l.Until)
+			if b, _ := perSec(1, l.Until); b != last {
+				t.Errorf("at %v: lanes admit %d and %d", l.Until, last, b)
+			}
+			n := len(h[0])
+			return []string{
+				fmt.Sprintf("%v requests per second, one every %s", l.Setup.Clients[0].Pattern.Rate, dur(h[0][1].At-h[0][0].At)),
+				fmt.Sprintf("from %s to %s, both included: %d requests", dur(h[0][0].At), dur(h[0][n-1].At), n),
+				fmt.Sprintf("%d of the first %d requests pass within one second", first, firstSent),
+				fmt.Sprintf("both lanes admit the rate, %d per second (and %d more at %s)", steady, last, dur(l.Until)),
+				fmt.Sprintf("%d in all with a burst of 10, %d with a burst of 1", r.Lanes[0].Allowed, r.Lanes[1].Allowed),
+			}
+		},
+		"boundary-burst": func(l Lesson, r Result) []string {
+			h := labRecords(t, l)
+			at := map[time.Duration]int{}
+			var instants []time.Duration
+			for _, rec := range h[0] {
+				if at[rec.At] == 0 {
+					instants = append(instants, rec.At)
+				}
+				at[rec.At]++
+			}
+			if len(instants) != 2 {
+				t.Errorf("requests at %v; want one pair of bursts", instants)
+				return nil
+			}
+			fw, log, sc := r.Lanes[0], r.Lanes[1], r.Lanes[2]
+			if limit := l.Setup.Lanes[0].Config.Limit; fw.Allowed != 2*int64(limit) {
+				t.Errorf("fixed window admits %d; want twice the limit of %d", fw.Allowed, limit)
+			}
+			return []string{
+				fmt.Sprintf("Mallory sends %d requests %s before a window boundary (at %s) and %d more at the boundary (at %s): %d requests",
+					at[instants[0]], dur(instants[1]-instants[0]), secText(instants[0]), at[instants[1]], secText(instants[1]), len(h[0])),
+				fmt.Sprintf("The fixed window admits both bursts, all %d within %s", fw.Allowed, dur(instants[1]-instants[0])),
+				fmt.Sprintf("log admits %d and denies %d", log.Allowed, log.Denied),
+				fmt.Sprintf("the sliding window counter admits %d here too", sc.Allowed),
+			}
+		},
+		"monotonic-clock": func(l Lesson, r Result) []string {
+			c := l.Setup.Lanes[0].Config
+			set := 0
+			for i, row := range r.Rows {
+				if row[0] == "4 s" {
+					set = i
+				}
+			}
+			before, after := r.Rows[set-1], r.Rows[set]
+			if !strings.HasPrefix(before[4], "denied, ") {
+				t.Errorf("the request before the set-back: %q; want denied", before[4])
+			}
+			stallAt := time.Duration(r.f("stall.at"))
+			return []string{
+				fmt.Sprintf("One client sends %v requests per second for %s (%d requests)", l.Setup.Clients[0].Pattern.Rate, dur(l.Until), len(r.Rows)),
+				fmt.Sprintf("(%v per second, burst %d)", c.Rate, c.Burst),
+				fmt.Sprintf("At %s the wall clock is set back %s", after[0], dur(parseDur(t, after[0])-parseDur(t, after[1]))),
+				fmt.Sprintf("Here that is %s, when the bucket was empty: the request at %s saw %s tokens but was denied",
+					dur(stallAt), before[0], strings.TrimSuffix(strings.TrimPrefix(before[4], "denied, "), " left")),
+				fmt.Sprintf("until the wall clock is back past %s every request finds the bucket as it was at %s, %s",
+					dur(stallAt), dur(stallAt), strings.TrimSuffix(strings.TrimPrefix(after[4], "denied, "), " (evaluated at "+dur(stallAt)+")")),
+			}
+		},
+		"per-client-eviction": func(l Lesson, r Result) []string {
+			if r.f("mallory.naive")-r.f("mallory.keyed") != 2 {
+				t.Errorf("naive %d, keyed %d: want two unearned", r.f("mallory.naive"), r.f("mallory.keyed"))
+			}
+			return []string{
+				fmt.Sprintf("%d,%03d clients each send one request", evictClients/1000, evictClients%1000),
+				fmt.Sprintf("idle TTL %s", dur(evictTTL)),
+				fmt.Sprintf("at 3 s she has %d tokens and gets %d", r.f("mallory.keyed"), r.f("mallory.keyed")),
+				fmt.Sprintf("a fresh bucket: %d, two of them unearned", r.f("mallory.naive")),
+			}
+		},
+		"lock-design": func(l Lesson, r Result) []string {
+			b := RecordedLockBench
+			clients := map[string]bool{}
+			for _, row := range r.Rows {
+				clients[row[0]] = true
+			}
+			if r.f("race.naive") != 2*5 || r.f("race.keyed") != 5 {
+				t.Errorf("race: %d and %d admitted; want twice the burst of 5, and 5", r.f("race.naive"), r.f("race.keyed"))
+			}
+			return []string{
+				fmt.Sprintf("Three waves of %d simultaneous decisions (%d clients, c1 sends two) on the %d cores", len(r.Rows)/3, len(clients), b.Cores),
+				fmt.Sprintf("(%s under one global lock, %s with limiter.Keyed's lock per key)", dur(b.GlobalLock1), dur(b.PerKey1)),
+				fmt.Sprintf("(%d → %d ns per decision)", b.GlobalLock1.Nanoseconds(), b.GlobalLock2.Nanoseconds()),
+				fmt.Sprintf("got faster (%d → %d ns)", b.PerKey1.Nanoseconds(), b.PerKey2.Nanoseconds()),
+			}
+		},
+		"queue-vs-meter": func(l Lesson, r Result) []string {
+			h := labRecords(t, l)
+			for i := range h[0] {
+				if h[0][i].Allowed != h[1][i].Allowed {
+					t.Errorf("request %d: the lanes decide differently", i+1)
+				}
+			}
+			var first, firstSent, later, laterSent, last21 int
+			minD, maxD := time.Duration(math.MaxInt64), time.Duration(0)
+			for i, rec := range h[0] {
+				if rec.At == 0 {
+					firstSent++
+					if rec.Allowed {
+						first++
+						last21 = i + 1
+					}
+					continue
+				}
+				laterSent++
+				if rec.Allowed {
+					later++
+					minD, maxD = min(minD, rec.Delay), max(maxD, rec.Delay)
+				}
+			}
+			if r.Lanes[0].MaxDelay != h[0][last21-1].Delay {
+				t.Errorf("longest wait %v; request %d waits %v", r.Lanes[0].MaxDelay, last21, h[0][last21-1].Delay)
+			}
+			return []string{
+				fmt.Sprintf("fires %d requests at once, then %d more at %s", firstSent, laterSent, secText(l.Script[1].At)),
+				fmt.Sprintf("%d of %d pass", first, firstSent),
+				fmt.Sprintf("the other %d are rejected", firstSent-first),
+				fmt.Sprintf("drained enough for all %d", later),
+				fmt.Sprintf("the %dst request (the last of the burst of %d to be admitted) waits %s", last21, firstSent, dur(h[0][last21-1].Delay)),
+				fmt.Sprintf("(the %d at %s wait %s to %s)", later, secText(l.Script[1].At), secText(minD), secText(maxD)),
+			}
+		},
+		"many-gateways": func(l Lesson, r Result) []string {
+			secs := int64(l.Until / time.Second)
+			for i, row := range r.Rows {
+				if row[2] != strconv.FormatInt(r.f("local")/secs, 10) || row[3] != strconv.FormatInt(r.f("shared")/secs, 10) {
+					t.Errorf("second %d: %v; want the same every second", i, row)
+				}
+			}
+			limit := int64(l.Setup.Lanes[0].Config.Limit)
+			return []string{
+				fmt.Sprintf("A client sends %d requests per second", r.f("offered")/secs),
+				fmt.Sprintf("to %d gateway instances (round robin), for %s", gateways, dur(l.Until)),
+				fmt.Sprintf("The limit is %d per second", limit),
+				fmt.Sprintf("admits %d per second: %d per second in total, %d× the limit", r.f("local")/secs/gateways, r.f("local")/secs, r.f("local")/r.f("shared")),
+				fmt.Sprintf("admits exactly %d per second", r.f("shared")/secs),
+				fmt.Sprintf("(each instance ⌊%d ÷ %d⌋ = %d)", limit, gateways, r.f("split")/secs/gateways),
+			}
+		},
+	}
+	for _, l := range Lessons() {
+		claim := claims[l.ID]
+		if claim == nil {
+			t.Errorf("lesson %s: no claims checked", l.ID)
+			continue
+		}
+		r, err := l.Run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := l.Watch + " " + l.Shows
+		for _, c := range claim(l, r) {
+			if !strings.Contains(text, c) {
+				t.Errorf("lesson %s: the texts do not say %q:\nwatch: %s\nshows: %s", l.ID, c, l.Watch, l.Shows)
+			}
+		}
 	}
 }

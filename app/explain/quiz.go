@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ratelab/ratelab/app/sim"
@@ -40,10 +42,11 @@ type Question struct {
 	// AskTokens reports that the learner also predicts the tokens left
 	// (token bucket lanes).
 	AskTokens bool
-	// Allowed and Tokens are the answer: the decision, and the tokens left
-	// after it in hundredths, floored (AskTokens only).
-	Allowed bool
-	Tokens  int64
+	// Allowed and TokensLeft are the answer: the decision, and the exact
+	// tokens left after it (AskTokens only), which a guess is compared
+	// with: right within TokenTolerance on either side.
+	Allowed    bool
+	TokensLeft float64
 	// Explanation is the inspector's worked decision, shown on reveal.
 	Explanation Explanation
 	// Given, for a tokens question, is what the learner needs beside the
@@ -54,19 +57,27 @@ type Question struct {
 	Given string
 }
 
-// Answer renders the expected answer: "allowed, 2.37 tokens left".
+// Answer renders the expected answer: "allowed, 8.8254 tokens left". The
+// tokens are the exact value the guess is compared with, to 4 decimals
+// (rounded to the nearest), not floored to 2 as elsewhere: floored, 8.8254
+// read 8.82, which is not the value the tolerance is around.
 func (q Question) Answer() string {
 	s := "denied"
 	if q.Allowed {
 		s = "allowed"
 	}
 	if q.AskTokens {
-		s += ", " + Tokens(float64(q.Tokens)/100) + " tokens left"
+		s += ", " + exactTokens(q.TokensLeft) + " tokens left"
 	}
 	return s
 }
 
-// Guess is a learner's prediction. Tokens is read to 2 decimals.
+// exactTokens writes a number of tokens to 4 decimals, rounded to the
+// nearest, trailing zeros dropped: 8.825355 → "8.8254", 9 → "9".
+func exactTokens(x float64) string { return decimals(x, 4) }
+
+// Guess is a learner's prediction. Tokens is compared as given with the
+// exact tokens left.
 type Guess struct {
 	Allowed bool
 	Tokens  float64
@@ -75,10 +86,46 @@ type Guess struct {
 // Feedback is the result of one answer, with the running totals after it.
 type Feedback struct {
 	Question Question
+	// Guess is the prediction scored.
+	Guess Guess
 	// AllowedRight and TokensRight say which parts were right (TokensRight
 	// is true when tokens were not asked); Correct is both.
 	AllowedRight, TokensRight, Correct bool
-	Points, Score, Streak              int
+	// TokensOff is how far the guessed tokens are from the exact tokens
+	// left (AskTokens only).
+	TokensOff             float64
+	Points, Score, Streak int
+}
+
+// TokensText says how the guessed tokens were scored, with the exact value
+// and the distance to it ("" when tokens were not asked): "Tokens left:
+// you said 8.88; the exact value is 8.8254, 0.0546 away: more than 0.05,
+// so wrong." Both are written to 4 decimals, or more when the distance
+// would read 0.05 without being exactly that (0.05005).
+func (f Feedback) TokensText() string {
+	if !f.Question.AskTokens {
+		return ""
+	}
+	d := 4
+	for d < 8 && decimals(f.TokensOff, d) == decimals(TokenTolerance, d) && math.Abs(f.TokensOff-TokenTolerance) > 1e-9 {
+		d++
+	}
+	s := fmt.Sprintf("Tokens left: you said %s; the exact value is %s, %s away: ", strconv.FormatFloat(f.Guess.Tokens, 'f', -1, 64),
+		decimals(f.Question.TokensLeft, d), decimals(f.TokensOff, d))
+	if f.TokensRight {
+		return s + "within " + decimals(TokenTolerance, d) + ", so right."
+	}
+	return s + "more than " + decimals(TokenTolerance, d) + ", so wrong."
+}
+
+// decimals writes x to d decimals, rounded to the nearest, trailing zeros
+// dropped.
+func decimals(x float64, d int) string {
+	s := strconv.FormatFloat(x, 'f', d, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
 }
 
 // Mistake is a question answered wrongly, with the guess; the question's
@@ -193,7 +240,7 @@ func NewQuiz(setup sim.Setup, seed uint64) (*Quiz, error) {
 			AskTokens: cfg.Kind == limiter.KindTokenBucket, Allowed: in.Decision.Allowed, Explanation: e}
 		qu.Prompt = fmt.Sprintf("Lane %d (%s): %s asks for %d at t = %s. Allowed or denied?", ln+1, ConfigText(cfg), evs[idx].Client, evs[idx].N, clock(evs[idx].At))
 		if qu.AskTokens {
-			qu.Tokens = Hundredths(in.After.Tokens)
+			qu.TokensLeft = in.After.Tokens
 			qu.Prompt += " How many tokens are left after it (to within 0.05)?"
 			if in.HasLast {
 				qu.Given = fmt.Sprintf("After %s's latest admitted request, at t = %s, the bucket held %s tokens.", evs[idx].Client, clock(in.Last), Tokens(in.LastState.Tokens))
@@ -208,9 +255,29 @@ func NewQuiz(setup sim.Setup, seed uint64) (*Quiz, error) {
 	return q, nil
 }
 
-// TokenTolerance is how far, in hundredths of a token, a guess of the
-// tokens left may be from the exact value and still count as right.
-const TokenTolerance = 5
+// ScoringText says how the points are counted, for the line beside the
+// score: "1 point per question for allowed or denied, and 1 more for the
+// tokens left on questions 5, 6 and 7 (token buckets): 13 in all."
+func (q *Quiz) ScoringText() string {
+	var nums []string
+	for _, qu := range q.Questions {
+		if qu.AskTokens {
+			nums = append(nums, strconv.Itoa(qu.Number))
+		}
+	}
+	if len(nums) == 0 {
+		return fmt.Sprintf("1 point per question, for allowed or denied: %d in all.", q.MaxScore)
+	}
+	which := "question " + nums[0] + " (a token bucket)"
+	if len(nums) > 1 {
+		which = "questions " + strings.Join(nums[:len(nums)-1], ", ") + " and " + nums[len(nums)-1] + " (token buckets)"
+	}
+	return fmt.Sprintf("1 point per question for allowed or denied, and 1 more for the tokens left on %s: %d in all.", which, q.MaxScore)
+}
+
+// TokenTolerance is how far, in tokens, a guess of the tokens left may be
+// from the exact value, either way, and still count as right.
+const TokenTolerance = 0.05
 
 // replayTo replays the requests of evs[k]'s client up to evs[k] and returns
 // the inspector's input for evs[k].
@@ -250,15 +317,18 @@ func (q *Quiz) Answer(g Guess) (Feedback, error) {
 		return Feedback{}, errors.New("quiz: every question is answered; start a new quiz")
 	}
 	q.next++
-	f := Feedback{Question: qu, AllowedRight: g.Allowed == qu.Allowed, TokensRight: true}
+	f := Feedback{Question: qu, Guess: g, AllowedRight: g.Allowed == qu.Allowed, TokensRight: true}
 	if f.AllowedRight {
 		f.Points++
 	}
 	if qu.AskTokens {
 		// Instants are shown to the millisecond, so a guess worked out from
-		// the page may differ from the exact level by a few hundredths.
-		d := int64(math.Round(g.Tokens*100)) - qu.Tokens
-		f.TokensRight = d >= -TokenTolerance && d <= TokenTolerance
+		// the page may differ from the exact level by a few hundredths. The
+		// tolerance is around the exact value, the same both ways (around
+		// the value floored to hundredths it reached 0.06 below and 0.04
+		// above). The 1e-9 absorbs float noise: 8.87 − 8.82 is 0.05.
+		f.TokensOff = math.Abs(g.Tokens - qu.TokensLeft)
+		f.TokensRight = f.TokensOff <= TokenTolerance+1e-9
 		if f.TokensRight {
 			f.Points++
 		}

@@ -27,11 +27,12 @@ func TestQuizSameSeed(t *testing.T) {
 	}
 	want := "Lane 3 (token bucket: 10/s, burst 10): alice asks for 1 at t = 9.588 s. Allowed or denied? " +
 		"How many tokens are left after it (to within 0.05)?"
-	if q := a.Questions[5]; q.Prompt != want || q.Answer() != "allowed, 7.96 tokens left" || q.Index != 87 {
-		t.Errorf("question 6: %q → %q (request %d);\nwant %q → allowed, 7.96 tokens left (request 87)", q.Prompt, q.Answer(), q.Index, want)
+	// The answer gives the exact tokens left (7.96875976), to 4 decimals.
+	if q := a.Questions[5]; q.Prompt != want || q.Answer() != "allowed, 7.9688 tokens left" || q.Index != 87 {
+		t.Errorf("question 6: %q → %q (request %d);\nwant %q → allowed, 7.9688 tokens left (request 87)", q.Prompt, q.Answer(), q.Index, want)
 	}
 	// What a tokens question gives to work from: 5.03 + (9.588 − 9.195) s ×
-	// 10/s − 1 = 7.97, within 0.05 of 7.96.
+	// 10/s − 1 = 7.96, within 0.05 of 7.9688.
 	if g := a.Questions[5].Given; g != "After alice's latest admitted request, at t = 9.195 s, the bucket held 5.03 tokens." {
 		t.Errorf("question 6 gives %q", g)
 	}
@@ -67,17 +68,17 @@ func TestQuizMatchesLab(t *testing.T) {
 func TestQuizScoring(t *testing.T) {
 	q, _ := NewQuiz(sim.DefaultSetup(), 7)
 	// Expected answers: denied ×5, allowed ×4, denied; questions 6, 8 and
-	// 9 ask for the tokens left: 7.96, 9 and 8.32.
+	// 9 ask for the tokens left: exactly 7.96875976, 9 and 8.32682235.
 	script := []Guess{
 		{Allowed: false},              // 1 right: 1 point
 		{Allowed: true},               // 2 wrong
 		{Allowed: false},              // 3 right
 		{Allowed: false},              // 4 right
 		{Allowed: true},               // 5 wrong
-		{Allowed: true, Tokens: 7.91}, // 6 right, tokens 0.05 off (within TokenTolerance): 2 points
+		{Allowed: true, Tokens: 7.92}, // 6 right, tokens 0.0488 off (within TokenTolerance): 2 points
 		{Allowed: true},               // 7 right
 		{Allowed: true, Tokens: 9},    // 8 right, tokens right: 2 points
-		{Allowed: true, Tokens: 8.2},  // 9 right, tokens 0.12 off: 1 point, a mistake
+		{Allowed: true, Tokens: 8.2},  // 9 right, tokens 0.1268 off: 1 point, a mistake
 		{Allowed: false},              // 10 right
 	}
 	wantScore := []int{1, 1, 2, 3, 3, 5, 6, 8, 9, 10}
@@ -142,5 +143,70 @@ func TestQuizBalanced(t *testing.T) {
 	}
 	if len(counts) < 4 {
 		t.Errorf("denied answers per quiz over 60 seeds: %v; want several different counts", counts)
+	}
+}
+
+// TestQuizTokenToleranceSymmetric: a guess of the tokens left is right
+// within 0.05 of the exact value on either side. Seed 29391's question 5
+// leaves exactly 8.82535478 tokens: compared with the value floored to
+// 8.82, 8.77 (0.0554 below) scored and 8.88 (0.0546 above) did not.
+func TestQuizTokenToleranceSymmetric(t *testing.T) {
+	for _, c := range []struct {
+		guess  float64
+		right  bool
+		points int
+		text   string
+	}{
+		{8.77, false, 1, "Tokens left: you said 8.77; the exact value is 8.8254, 0.0554 away: more than 0.05, so wrong."},
+		{8.88, false, 1, "Tokens left: you said 8.88; the exact value is 8.8254, 0.0546 away: more than 0.05, so wrong."},
+		{8.78, true, 2, "Tokens left: you said 8.78; the exact value is 8.8254, 0.0454 away: within 0.05, so right."},
+		{8.87, true, 2, "Tokens left: you said 8.87; the exact value is 8.8254, 0.0446 away: within 0.05, so right."},
+		{8.7753, false, 1, "Tokens left: you said 8.7753; the exact value is 8.8254, 0.0501 away: more than 0.05, so wrong."},
+		{8.8753, true, 2, "Tokens left: you said 8.8753; the exact value is 8.8254, 0.0499 away: within 0.05, so right."},
+		// 0.04995478 and 0.05004522 away: more decimals, so that neither
+		// reads "0.05".
+		{8.7754, true, 2, "Tokens left: you said 8.7754; the exact value is 8.82535, 0.04995 away: within 0.05, so right."},
+		{8.8754, false, 1, "Tokens left: you said 8.8754; the exact value is 8.82535, 0.05005 away: more than 0.05, so wrong."},
+	} {
+		q, err := NewQuiz(sim.DefaultSetup(), 29391)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 4 { // questions 1 to 4: not about tokens
+			q.Answer(Guess{})
+		}
+		qu, _ := q.Current()
+		if qu.Number != 5 || !qu.AskTokens || qu.Answer() != "allowed, 8.8254 tokens left" || qu.TokensLeft != 8.82535478 {
+			t.Fatalf("seed 29391 question 5: %d %v %q %.10f; want 5, tokens asked, allowed, 8.8254 tokens left (8.82535478)",
+				qu.Number, qu.AskTokens, qu.Answer(), qu.TokensLeft)
+		}
+		f, err := q.Answer(Guess{Allowed: true, Tokens: c.guess})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.TokensRight != c.right || f.Points != c.points || f.TokensText() != c.text {
+			t.Errorf("guess %v: tokens right %v, %d points, %q;\nwant %v, %d, %q", c.guess, f.TokensRight, f.Points, f.TokensText(), c.right, c.points, c.text)
+		}
+	}
+}
+
+// TestQuizScoringText: the line beside the score says which questions are
+// worth 2 points.
+func TestQuizScoringText(t *testing.T) {
+	q, _ := NewQuiz(sim.DefaultSetup(), 29391)
+	if got, want := q.ScoringText(), "1 point per question for allowed or denied, and 1 more for the tokens left on questions 5, 6 and 7 "+
+		"(token buckets): 13 in all."; got != want {
+		t.Errorf("seed 29391: %q;\nwant %q", got, want)
+	}
+	s := sim.DefaultSetup()
+	s.Lanes = s.Lanes[:2] // fixed window and sliding window log: no tokens asked
+	q, _ = NewQuiz(s, 29391)
+	if got, want := q.ScoringText(), "1 point per question, for allowed or denied: 10 in all."; got != want || q.MaxScore != 10 {
+		t.Errorf("no token bucket: %q (max %d);\nwant %q (max 10)", got, q.MaxScore, want)
+	}
+	q = &Quiz{MaxScore: 3, Questions: []Question{{Number: 1}, {Number: 2, AskTokens: true}}}
+	if got, want := q.ScoringText(), "1 point per question for allowed or denied, and 1 more for the tokens left on question 2 "+
+		"(a token bucket): 3 in all."; got != want {
+		t.Errorf("one tokens question: %q;\nwant %q", got, want)
 	}
 }
