@@ -208,3 +208,93 @@ func TestAnnouncerReset(t *testing.T) {
 	seq, msg = 1, "Request 1 at 0.000 s: denied"
 	step(2*time.Second, true, "Request 1 at 0.000 s: denied")
 }
+
+// marksOf returns the marks drawn in rendered HTML: the number of each mark
+// and the counts of the stacks' rest ("+20"), in order.
+func marksOf(html string) (ok, no, old int, more []string) {
+	ok = strings.Count(html, `href="#m-ok"`)
+	no = strings.Count(html, `href="#m-no"`)
+	old = strings.Count(html, `href="#m-old"`)
+	for _, m := range regexp.MustCompile(`<text [^>]*>(\+\d+)</text>`).FindAllStringSubmatch(html, -1) {
+		more = append(more, m[1])
+	}
+	return ok, no, old, more
+}
+
+// A stack of marks at one instant is at most markRows high: beyond, its
+// last row counts the rest, so 25 denials are 5 marks and "+20". The
+// oldest instant is counted in full after the history dropped some of its
+// requests.
+func TestViewStackedMarksCount(t *testing.T) {
+	s := pausedSim() // burst 5, 1 token/s
+	s.Send(30)
+	html := mount(t, &view{Sim: s})
+	if ok, no, old, more := marksOf(html); ok != 5 || no != 5 || old != 0 || strings.Join(more, " ") != "+20" {
+		t.Errorf("burst of 30: %d ✓, %d ✕, %d ◌ marks, counts %q; want 5, 5, 0, [+20]", ok, no, old, more)
+	}
+	// 300 requests at three instants: the history holds the last 240.
+	s.Reset()
+	s.Send(100)
+	s.Step(time.Second)
+	s.Send(100)
+	s.Step(time.Second)
+	s.Send(100)
+	if a, ok := s.Forgotten(0); a != 5 || ok != 55 {
+		t.Errorf("Forgotten(0) = %d, %d; want 5 allowed, 55 denied", a, ok)
+	}
+	html = mount(t, &view{Sim: s})
+	// t=0: 5 ✓ and 95 ✕ (5 + "+90"); t=1 s and t=2 s: 1 ✓ and 99 ✕ (5 + "+94").
+	if ok, no, _, more := marksOf(html); ok != 7 || no != 15 || strings.Join(more, " ") != "+90 +94 +94" {
+		t.Errorf("three bursts of 100: %d ✓, %d ✕ marks, counts %q; want 7, 15, [+90 +94 +94]", ok, no, more)
+	}
+}
+
+// The sliding window log's stacks: the entries in the window (from the
+// limiter's log) and, once expired, the history's.
+func TestViewStackedMarksSlidingWindowLog(t *testing.T) {
+	s := pausedSim()
+	s.SetKind(limiter.KindSlidingWindowLog)
+	s.SetLimit(10)
+	s.SetWindow(time.Second)
+	s.Send(30)
+	v := &view{Sim: s}
+	d := app.NewClientTester(v)
+	defer d.Close()
+	if ok, no, old, more := marksOf(app.HTMLString(v)); ok != 5 || no != 5 || old != 0 || strings.Join(more, " ") != "+15 +5" {
+		t.Errorf("in the window: %d ✓, %d ✕, %d ◌ marks, counts %q; want 5, 5, 0, [+15 +5]", ok, no, old, more)
+	}
+	s.Step(time.Second)
+	v.Update()
+	d.Consume()
+	if ok, no, old, more := marksOf(app.HTMLString(v)); ok != 0 || no != 5 || old != 5 || strings.Join(more, " ") != "+5 +15" {
+		t.Errorf("expired: %d ✓, %d ✕, %d ◌ marks, counts %q; want 0, 5, 5, [+5 +15]", ok, no, old, more)
+	}
+}
+
+// The retry-after card counts down to the instant the last denial named,
+// next to the retry-after it gave, and stops at 0.00 s.
+func TestViewRetryCountdown(t *testing.T) {
+	s := pausedSim() // burst 5, 1 token/s
+	v := &view{Sim: s}
+	d := app.NewClientTester(v)
+	defer d.Close()
+	step := func(what string, f func(), level, left, of string) {
+		t.Helper()
+		f()
+		v.Update()
+		d.Consume()
+		html := app.HTMLString(v)
+		wantTexts(t, html, map[string]string{"level": level, "retry-after": left})
+		if got, _ := textOf(html, "retry-after-of"); got != of {
+			t.Errorf("%s: #retry-after-of = %q, want %q", what, got, of)
+		}
+	}
+	step("no request", func() {}, "5.00", "—", "")
+	step("denied", func() { s.Send(6) }, "0.00", "1.00 s", "left of 1.00 s")
+	step("+100 ms", func() { s.Step(100 * time.Millisecond) }, "0.10", "0.90 s", "left of 1.00 s")
+	step("+1 s", func() { s.Step(time.Second) }, "1.10", "0.00 s", "left of 1.00 s")
+	step("+1 s", func() { s.Step(time.Second) }, "2.10", "0.00 s", "left of 1.00 s")
+	step("allowed", func() { s.Send(1) }, "1.10", "—", "")
+	s.SetRate(0)
+	step("never", func() { s.Send(2) }, "0.10", "never", "")
+}

@@ -15,16 +15,18 @@ const svgNS = "http://www.w3.org/2000/svg"
 // without the SVG namespace renders nothing.
 func svg(tag string) app.HTMLElem { return app.Elem(tag).XMLNS(svgNS) }
 
-// Figure geometry (SVG user units).
+// Figure geometry (SVG user units). Each side of the axis has room for
+// markRows marks stacked at one instant, clear of the time labels at the
+// bottom even at their phone size (24 units, web/app.css).
 const (
-	figW, figH  = 760.0, 250.0
+	figW, figH  = 760.0, 300.0
 	axisY       = 150.0
 	markStep    = 17.0 // vertical distance between stacked marks
-	maxStack    = 5    // marks at one instant stack this high, then overlap
+	markRows    = 6    // marks of one instant stack this high; beyond, the last row counts the rest
 	bucketL     = 44.0
 	bucketR     = 176.0
-	bucketTop   = 56.0
-	bucketBot   = 214.0
+	bucketTop   = 76.0
+	bucketBot   = 234.0
 	tbTimelineL = 236.0
 	timelineR   = 740.0
 )
@@ -116,7 +118,7 @@ func (v *view) ticks(a axis) app.UI {
 	}
 	now := v.Sim.Now()
 	n := int(math.Floor((now-a.from).Seconds()/step + 1e-9))
-	return svg("g").Body(
+	return svg("g").ID("ticks").Body(
 		svg("line").Attr("x1", a.x0).Attr("x2", a.x1).Attr("y1", axisY).Attr("y2", axisY).Attr("stroke", "#8c959f").Attr("stroke-width", 1.5),
 		app.Range(make([]struct{}, n+1)).Slice(func(k int) app.UI {
 			x := a.x(now - time.Duration(float64(k)*step*float64(time.Second)))
@@ -134,62 +136,86 @@ func (v *view) ticks(a axis) app.UI {
 }
 
 // marks draws each request at its instant: allowed above the axis, denied
-// below; requests at one instant stack. For the sliding window log, the
-// entries still in the window come from the limiter's own log; history only
-// adds the expired entries and the denials.
+// below; requests at one instant stack. A stack is at most markRows high:
+// when more requests share the instant, its last row is a count ("+20")
+// instead of a mark, so every request is drawn or counted. For the sliding
+// window log, the entries still in the window come from the limiter's own
+// log; history only adds the expired entries and the denials.
 func (v *view) marks(a axis, tb bool) app.UI {
 	s := v.Sim
 	var uses []app.UI
-	put := func(id string, t limiter.Instant, k int, above bool) {
-		y := axisY + 18 + float64(min(k, maxStack))*markStep
-		if above {
-			y = axisY - 18 - float64(min(k, maxStack))*markStep
+	stack := func(id string, t limiter.Instant, n int, above bool) {
+		if n <= 0 {
+			return
 		}
-		uses = append(uses, svg("use").Attr("href", id).Attr("x", f1(a.x(t))).Attr("y", f1(y)))
+		x := f1(a.x(t))
+		drawn := n
+		if n > markRows {
+			drawn = markRows - 1
+		}
+		for k := range drawn {
+			uses = append(uses, svg("use").Attr("href", id).Attr("x", x).Attr("y", f1(rowY(k, above))))
+		}
+		if drawn < n {
+			uses = append(uses, svg("text").Attr("x", x).Attr("y", f1(rowY(markRows-1, above))).
+				Attr("text-anchor", "middle").Attr("dominant-baseline", "central").
+				Attr("font-size", 12).Attr("font-weight", 700).Attr("fill", markColor[id]).
+				Attr("stroke", "#fff").Attr("stroke-width", 3).Attr("paint-order", "stroke").
+				Text("+"+strconv.Itoa(n-drawn)))
+		}
 	}
 	// First remembered event still on screen.
 	i0 := s.Events()
 	for i0 > 0 && s.Event(i0-1).At >= a.from {
 		i0--
 	}
-	var lastOK, lastNo limiter.Instant = -1 << 62, -1 << 62
-	kOK, kNo := 0, 0
-	for i := i0; i < s.Events(); i++ {
-		e := s.Event(i)
-		if e.Allowed {
-			if !tb && s.Now()-e.At < v.state.Window {
-				continue // still in the log: drawn below from the limiter's state
-			}
-			kOK = stackIndex(e.At, &lastOK, kOK)
-			id := "#m-ok"
-			if !tb {
-				id = "#m-old"
-			}
-			put(id, e.At, kOK, true)
-		} else {
-			kNo = stackIndex(e.At, &lastNo, kNo)
-			put("#m-no", e.At, kNo, false)
+	// The history is in time order: the requests of one instant are
+	// consecutive.
+	for i := i0; i < s.Events(); {
+		t := s.Event(i).At
+		ok, no := 0, 0
+		if i == 0 { // the oldest instant may have lost requests to the history's size
+			ok, no = s.Forgotten(t)
 		}
+		for ; i < s.Events() && s.Event(i).At == t; i++ {
+			if s.Event(i).Allowed {
+				ok++
+			} else {
+				no++
+			}
+		}
+		switch {
+		case tb:
+			stack("#m-ok", t, ok, true)
+		case s.Now()-t >= v.state.Window: // expired from the log
+			stack("#m-old", t, ok, true)
+		} // else still in the log: drawn below from the limiter's state
+		stack("#m-no", t, no, false)
 	}
 	if !tb {
-		kOK = 0
-		last := limiter.Instant(-1 << 62)
-		for _, t := range v.state.Log {
-			kOK = stackIndex(t, &last, kOK)
-			put("#m-ok", t, kOK, true)
+		log := v.state.Log
+		for i := 0; i < len(log); {
+			j := i + 1
+			for j < len(log) && log[j] == log[i] {
+				j++
+			}
+			stack("#m-ok", log[i], j-i, true)
+			i = j
 		}
 	}
 	return svg("g").ID("marks").Body(uses...)
 }
 
-// stackIndex returns the stack position of a mark at t after one at *last.
-func stackIndex(t limiter.Instant, last *limiter.Instant, k int) int {
-	if t == *last {
-		return k + 1
+// rowY is the centre of row k (0 next to the axis) of a stack of marks.
+func rowY(k int, above bool) float64 {
+	if above {
+		return axisY - 18 - float64(k)*markStep
 	}
-	*last = t
-	return 0
+	return axisY + 18 + float64(k)*markStep
 }
+
+// markColor is the colour of each mark, for the count of a stack's rest.
+var markColor = map[string]string{"#m-ok": "#1a7f37", "#m-no": "#cf222e", "#m-old": "#57606a"}
 
 // bucket draws the token bucket: its fill level (fractional), a line per
 // whole token, and the refill tap.

@@ -100,8 +100,17 @@ func clean(v float64) float64 {
 	return r
 }
 
-// num formats v with no trailing zeros: 1, 0.5, 37.5.
-func num(v float64) string { return strconv.FormatFloat(clean(v), 'f', -1, 64) }
+// num formats v with no trailing zeros: 1, 0.5, 37.5, 0.000000001. A
+// magnitude below 1e-9 or from 1e21 up (JavaScript's own limit) is written
+// with an exponent, 1e-300 or 1e+300, rather than as hundreds of digits that
+// no message can wrap.
+func num(v float64) string {
+	v = clean(v)
+	if a := math.Abs(v); a != 0 && (a < 1e-9 || a >= 1e21) {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
 
 // FormatTokens formats a fractional number of tokens with two decimals,
 // rounded down, so that "1.00" is shown only once a whole token is there.

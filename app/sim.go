@@ -53,6 +53,10 @@ type Sim struct {
 	hist            [HistoryLen]Event // ring, oldest at head
 	head, size      int
 	seq             int
+	// The requests at instant lostAt that the full ring dropped (only the
+	// oldest instant it holds can have lost some).
+	lostAt         limiter.Instant
+	lostOK, lostNo int
 
 	autofire bool
 	autoRate float64 // requests per second
@@ -94,6 +98,7 @@ func (s *Sim) newLimiter() {
 		panic(err)
 	}
 	s.allowed, s.denied, s.head, s.size, s.seq = 0, 0, 0, 0, 0
+	s.lostOK, s.lostNo = 0, 0
 	s.nextFire = s.now
 	s.changed()
 }
@@ -212,10 +217,29 @@ func (s *Sim) send(n int) Event {
 		s.hist[(s.head+s.size)%HistoryLen] = e
 		s.size++
 	} else {
+		old := s.hist[s.head]
+		if old.At != s.lostAt {
+			s.lostAt, s.lostOK, s.lostNo = old.At, 0, 0
+		}
+		if old.Allowed {
+			s.lostOK++
+		} else {
+			s.lostNo++
+		}
 		s.hist[s.head] = e
 		s.head = (s.head + 1) % HistoryLen
 	}
 	return e
+}
+
+// Forgotten returns how many allowed and denied requests at instant t the
+// history no longer holds: a burst can fill it, and the figure still counts
+// the oldest instant's requests in full.
+func (s *Sim) Forgotten(t limiter.Instant) (allowed, denied int) {
+	if t != s.lostAt {
+		return 0, 0
+	}
+	return s.lostOK, s.lostNo
 }
 
 // Totals returns the numbers of allowed and denied requests since the last

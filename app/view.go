@@ -111,7 +111,7 @@ func (v *view) Render() app.UI {
 			gauge,
 			stat("Allowed", app.Elem("span").Class("big ok").Body(app.Elem("span").Class("sym").Text("✓ "), app.Elem("span").ID("allowed-count").Text(strconv.Itoa(allowed)))),
 			stat("Denied", app.Elem("span").Class("big no").Body(app.Elem("span").Class("sym").Text("✕ "), app.Elem("span").ID("denied-count").Text(strconv.Itoa(denied)))),
-			stat("Retry-after", app.Elem("span").ID("retry-after").Class("big").Text(v.retryAfter())),
+			v.retryStat(),
 			stat("Clock", app.Elem("span").Body(
 				app.Elem("span").ID("clock").Class("mono").Text("t = "+FormatClock(s.Now())),
 				app.Elem("span").ID("clock-state").Class(clockClass).Text(clockState),
@@ -126,12 +126,24 @@ func stat(label string, value app.UI) app.UI {
 	return app.Elem("div").Class("stat").Body(app.Elem("div").Class("stat-label").Text(label), app.Elem("div").Class("stat-value").Body(value))
 }
 
-// retryAfter is the last request's retry-after when it was denied.
-func (v *view) retryAfter() string {
+// retryStat counts down the last request's retry-after when it was denied:
+// the time left until the instant the limiter named for a retry, beside the
+// retry-after it gave ("0.40 s", "left of 1.00 s"), down to "0.00 s" once that
+// instant has passed. Beside the live bucket or window, a fixed retry-after
+// read as a wait still to come; the fixed value is in the decision line.
+func (v *view) retryStat() app.UI {
+	value, of := "—", ""
 	if e, ok := v.Sim.Last(); ok && !e.Allowed {
-		return FormatRetry(e.RetryAfter)
+		value = FormatRetry(e.RetryAfter)
+		if e.RetryAfter != limiter.Never {
+			value = FormatRetry(max(e.At+e.RetryAfter-v.Sim.Now(), 0))
+			of = "left of " + FormatRetry(e.RetryAfter)
+		}
 	}
-	return "—"
+	return stat("Retry-after", app.Elem("span").Body(
+		app.Elem("span").ID("retry-after").Class("big").Text(value),
+		app.Elem("span").ID("retry-after-of").Class("of").Text(of),
+	))
 }
 
 // decisions lists the latest requests, newest first.

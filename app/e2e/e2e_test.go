@@ -5,9 +5,12 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"net"
 	"net/http"
@@ -196,6 +199,197 @@ func testBadInput(p *page) {
 	p.waitValue("#capacity-num", limit)
 	p.setNumber("capacity-num", "3")
 	p.waitText("#capacity-value", "3 tokens")
+}
+
+// TestPlaygroundLegibility: the strategy buttons' focus ring, stacks of
+// marks that stay in their area and count what they do not draw, short
+// numbers in messages that wrap on a phone, and the retry-after countdown.
+func TestPlaygroundLegibility(t *testing.T) {
+	chromium := findChromium(t)
+	base := startServer(t)
+	p := openPage(t, chromium, base)
+	p.click("#pause")
+	p.waitText("#clock-state", "paused")
+
+	t.Run("StrategyFocusRing", func(t *testing.T) { p.t = t; testStrategyFocusRing(p) })
+	t.Run("StackedMarks", func(t *testing.T) { p.t = t; testStackedMarks(p) })
+	t.Run("TinyNumberMessage", func(t *testing.T) { p.t = t; testTinyNumberMessage(p) })
+	t.Run("RetryCountdown", func(t *testing.T) { p.t = t; testRetryCountdown(p) })
+}
+
+// testStrategyFocusRing: reached with the keyboard, a strategy button shows
+// its ring, drawn outside the button and not clipped by the group (which
+// had overflow: hidden).
+func testStrategyFocusRing(p *page) {
+	for _, c := range []struct{ id, back string }{
+		{"strategy-token_bucket", "Tab, Shift+Tab"},
+		{"strategy-sliding_window_log", "Shift+Tab, Tab"},
+	} {
+		p.eval(fmt.Sprintf(`(() => { const b = document.getElementById(%q); b.scrollIntoView({block: "center"}); b.focus(); return ""; })()`, c.id))
+		if c.back == "Tab, Shift+Tab" {
+			p.do(chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift)))
+		} else {
+			p.do(chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift)), chromedp.KeyEvent(kb.Tab))
+		}
+		got := p.eval(`(() => { const b = document.activeElement, cs = getComputedStyle(b);
+			return [b.id, b.matches(":focus-visible"), cs.outlineStyle, cs.outlineWidth, cs.outlineColor, cs.outlineOffset,
+				getComputedStyle(b.parentElement).overflow].join(" "); })()`)
+		if want := c.id + " true solid 2px rgb(9, 105, 218) 2px visible"; got != want {
+			p.t.Errorf("after %s: focused, :focus-visible, outline, offset, group overflow = %q, want %q", c.back, got, want)
+		}
+		// The ring as drawn: 2 to 4 px outside the button on each side.
+		var r struct{ L, T, R, B float64 }
+		if err := json.Unmarshal([]byte(p.eval(`JSON.stringify((() => { const r = document.activeElement.getBoundingClientRect(); return {L: r.left, T: r.top, R: r.right, B: r.bottom}; })())`)), &r); err != nil {
+			p.t.Fatal(err)
+		}
+		midX, midY := (r.L+r.R)/2, (r.T+r.B)/2
+		img := p.viewport()
+		for _, pt := range []struct {
+			side string
+			x, y float64
+		}{{"left", r.L - 3, midY}, {"right", r.R + 3, midY}, {"top", midX, r.T - 3}, {"bottom", midX, r.B + 3}} {
+			if got := pixel(img, pt.x, pt.y); got != "rgb(9, 105, 218)" {
+				p.t.Errorf("%s: the ring's %s side at (%.0f, %.0f) is %s, want rgb(9, 105, 218)", c.id, pt.side, pt.x, pt.y, got)
+			}
+		}
+	}
+	p.screenshot("8-strategy-focus-ring.png")
+	p.eval(`(() => { document.activeElement.blur(); return ""; })()`)
+}
+
+// viewport captures the viewport as an image.
+func (p *page) viewport() image.Image {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	b, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return img
+}
+
+// pixel is the colour of img at CSS pixel (x, y) (device pixel ratio 1).
+func pixel(img image.Image, x, y float64) string {
+	r, g, b, _ := img.At(int(x), int(y)).RGBA()
+	return fmt.Sprintf("rgb(%d, %d, %d)", r>>8, g>>8, b>>8)
+}
+
+// testStackedMarks: Burst ×30 on a bucket of 5, paused: 5 ✓ and 25 ✕ at
+// one instant. Each stack stays between the axis and the time labels: the
+// ✕ stack draws 5 marks and counts the rest, "+20". Checked on a desktop
+// and a phone, under "now" and, 6 s later, under "−6 s".
+func testStackedMarks(p *page) {
+	p.click("#reset")
+	p.waitText("#clock", "t = 0.000 s")
+	p.setNumber("burst-n", "30")
+	p.waitText("#burst", "Burst ×30")
+	p.click("#burst")
+	p.waitText("#allowed-count", "5")
+	p.waitText("#denied-count", "25")
+	p.waitCount("#marks use[href='#m-ok']", 5)
+	p.waitCount("#marks use[href='#m-no']", 5)
+	p.waitText("#marks", "+20")
+	overlaps := `(() => {
+		const box = (e) => e.getBoundingClientRect(), fig = box(document.getElementById("figure"));
+		const labels = [...document.querySelectorAll("#ticks text")];
+		const out = [];
+		for (const m of document.querySelectorAll("#marks use, #marks text")) {
+			const r = box(m), name = m.textContent || m.getAttribute("href");
+			if (r.top < fig.top || r.bottom > fig.bottom || r.left < fig.left || r.right > fig.right) out.push(name + " outside the figure");
+			for (const l of labels) {
+				const q = box(l);
+				if (r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom) out.push(name + " on " + l.textContent);
+			}
+		}
+		return out.length ? [...new Set(out)].join(", ") : "none";
+	})()`
+	// The stack sits on a label's column, so that a label could be hit.
+	under := func(label string) string {
+		return p.eval(fmt.Sprintf(`(() => { const l = [...document.querySelectorAll("#ticks text")].find((e) => e.textContent === %q);
+			const m = [...document.querySelectorAll("#marks text")][0];
+			if (!l || !m) return "missing";
+			const a = l.getBoundingClientRect(), b = m.getBoundingClientRect();
+			return String(a.left < b.right && b.left < a.right); })()`, label))
+	}
+	defer p.do(chromedp.EmulateViewport(1360, 940))
+	for _, w := range []int64{1360, 390} {
+		p.do(chromedp.EmulateViewport(w, 1400))
+		p.poll(fmt.Sprintf("at %d px, the stack under now", w), "true", func() string { return under("now") })
+		p.poll(fmt.Sprintf("at %d px, marks outside the figure or on a time label", w), "none", func() string { return p.eval(overlaps) })
+	}
+	p.screenshot("9-stacked-marks-phone.png")
+	for range 6 {
+		p.click("#step-1s")
+	}
+	p.waitText("#clock", "t = 6.000 s")
+	p.poll("at 390 px, the stack under −6 s", "true", func() string { return under("−6 s") })
+	p.poll("at 390 px, 6 s later: marks outside the figure or on a time label", "none", func() string { return p.eval(overlaps) })
+	p.waitText("#marks", "+20")
+	p.setNumber("burst-n", "5")
+	p.waitText("#burst", "Burst ×5")
+}
+
+// testTinyNumberMessage: a number far out of range is written short in
+// its message (1e-300, not 300 zeros), and the message wraps on a phone.
+func testTinyNumberMessage(p *page) {
+	p.do(chromedp.EmulateViewport(390, 1400))
+	defer p.do(chromedp.EmulateViewport(1360, 940))
+	for _, c := range []struct{ id, in, msg string }{
+		{"rate-num", "1e-300", "⚠ refill rate 1e-300 is out of range; want 0 (no refill) or 0.001 to 50 tokens/s"},
+		{"rate-num", "1e300", "⚠ refill rate 1e+300 is out of range; want 0 (no refill) or 0.001 to 50 tokens/s"},
+		{"capacity-num", "0.000000000000000000000000000001", "⚠ burst 1e-30 is out of range; want 1 to 100 tokens"},
+	} {
+		p.setNumber(c.id, c.in)
+		p.waitText("#"+strings.TrimSuffix(c.id, "-num")+"-error", c.msg)
+		p.poll("scrollWidth at 390 px after "+c.in, "390", func() string { return p.eval(`String(document.documentElement.scrollWidth)`) })
+	}
+	p.screenshot("10-tiny-number-phone.png")
+	p.setNumber("rate-num", "1")
+	p.waitGone("#rate-error")
+	p.setNumber("capacity-num", "5")
+	p.waitGone("#capacity-error")
+}
+
+// testRetryCountdown: the retry-after card counts down to the instant the
+// last denial named, beside the live bucket: after a denial and +1 s twice
+// the bucket holds 2 tokens and the retry-after has passed.
+func testRetryCountdown(p *page) {
+	p.click("#reset")
+	p.waitText("#clock", "t = 0.000 s")
+	p.waitText("#clock-state", "paused")
+	p.setNumber("burst-n", "6")
+	p.waitText("#burst", "Burst ×6")
+	p.click("#burst")
+	p.waitText("#denied-count", "1")
+	p.waitText("#retry-after", "1.00 s")
+	p.waitText("#retry-after-of", "left of 1.00 s")
+	p.click("#step")
+	p.waitText("#clock", "t = 0.100 s")
+	p.waitText("#retry-after", "0.90 s")
+	p.waitText("#retry-after-of", "left of 1.00 s")
+	p.click("#reset")
+	p.waitText("#clock", "t = 0.000 s")
+	p.click("#burst")
+	p.waitText("#denied-count", "1")
+	p.click("#step-1s")
+	p.waitText("#clock", "t = 1.000 s")
+	p.waitText("#retry-after", "0.00 s")
+	p.click("#step-1s")
+	p.waitText("#clock", "t = 2.000 s")
+	p.waitText("#level", "2.00")
+	p.waitText("#level-of", " of 5 tokens")
+	p.waitText("#retry-after", "0.00 s")
+	p.waitText("#retry-after-of", "left of 1.00 s")
+	p.screenshot("11-retry-countdown.png")
+	p.click("#send")
+	p.waitText("#last-decision .verdict", "✓ allowed")
+	p.waitText("#retry-after", "—")
+	p.waitText("#retry-after-of", "")
 }
 
 // TestOffline: once the service worker controls the lab and keeps its
