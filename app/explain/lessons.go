@@ -470,8 +470,8 @@ type LockBench struct {
 	GlobalLock1, GlobalLock2 time.Duration
 }
 
-// RecordedLockBench is the run lesson 5 uses (the same run as README's
-// Performance table).
+// RecordedLockBench is the run lesson 5 uses (README's Performance section
+// quotes its KeyedScaling rows).
 var RecordedLockBench = LockBench{
 	Machine: "go1.26.8 linux/amd64, AMD EPYC (Oxide Virtual Turin-like), 2 cores, at 2f69143",
 	Cores:   2,
@@ -503,7 +503,7 @@ func lessonLocks() Lesson {
 			"decisions wait for each other, and the rest wait only for a core. The schedule is a model; its hold times and " +
 			"the throughput figures are measurements (make bench, recorded with the machine): with 2 goroutines one global " +
 			"lock got slower (480 → 739 ns per decision) while the per-key design got faster (485 → 226 ns). The second part shows the check-then-act race: two goroutines both find no limiter, both create " +
-			"one, and the key gets two buckets (twice the burst); limiter.Keyed creates under the shard lock and re-checks.",
+			"one, and the key gets two buckets (twice the burst); limiter.Keyed checks again under the shard lock before it inserts, so both share the one inserted first.",
 		Interview: "Per-key locks (or a sharded map with a lock per entry) keep unrelated clients from waiting on each other. " +
 			"Lazy creation must be atomic: check again under the write lock, or use a load-or-store, so two first requests " +
 			"share one limiter.",
