@@ -297,4 +297,12 @@ func TestViewRetryCountdown(t *testing.T) {
 	step("allowed", func() { s.Send(1) }, "1.10", "—", "")
 	s.SetRate(0)
 	step("never", func() { s.Send(2) }, "0.10", "never", "")
+	// A parameter changed after a denial: the retry instant it named no
+	// longer holds (a higher rate could admit at once, a lower one later).
+	s.SetRate(1)
+	step("denied at rate 1", func() { s.Send(2) }, "0.10", "0.90 s", "left of 0.90 s")
+	step("rate 10", func() { _ = s.SetRate(10) }, "0.10", "—", "parameters changed since the denial")
+	step("same rate again", func() { _ = s.SetRate(10) }, "0.10", "—", "parameters changed since the denial")
+	step("denied at rate 10", func() { s.Send(2) }, "0.10", "0.09 s", "left of 0.09 s")
+	step("rate 10 again, unchanged", func() { _ = s.SetRate(10) }, "0.10", "0.09 s", "left of 0.09 s")
 }

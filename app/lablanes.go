@@ -341,7 +341,21 @@ func (v *labLanes) step(d time.Duration) app.EventHandler {
 // legend names the lines and marks, and the client whose state is drawn.
 func (v *labLanes) legend(l *sim.Lab, rmax float64) app.UI {
 	m := v.M
-	names := l.Clients()
+	// The setup's clients in their order (those that only click too), then
+	// the trace's clients that have sent.
+	var names []string
+	for _, c := range l.Setup().Clients {
+		names = append(names, c.Name)
+	}
+	own := len(names) // at most sim.MaxClients: a short search
+	for _, n := range l.Clients() {
+		if len(names) >= 50 {
+			break
+		}
+		if !slices.Contains(names[:own], n) {
+			names = append(names, n)
+		}
+	}
 	focus := l.Focus()
 	opts := make([]app.UI, 0, min(len(names), 50)+1)
 	seen := false

@@ -159,12 +159,15 @@ func (m *labModel) loadSetup(q map[string][]string) {
 	clear(m.errs)
 	m.budgetL, m.budgetW = budgetOf(l.Setup())
 	m.fireAs, m.burstN = "", defaultBurstN
-	if q["as"] != nil {
-		as := firstOf(q["as"])
-		if slices.ContainsFunc(l.Setup().Clients, func(c sim.Client) bool { return c.Name == as }) {
+	if as := firstOf(q["as"]); as != "" { // "as=" is the default, the first client
+		var names []string
+		for _, c := range l.Setup().Clients {
+			names = append(names, c.Name)
+		}
+		if slices.Contains(names, as) {
 			m.fireAs = as
 		} else {
-			m.linkErrs = append(m.linkErrs, fmt.Sprintf("link: as: %q is not a client of the link; sending as %s", as, m.fireClient()))
+			m.linkErrs = append(m.linkErrs, fmt.Sprintf("link: as: %q is not a client of the link; want one of %v; sending as %s", as, names, m.fireClient()))
 		}
 	}
 	if q["burst"] != nil {

@@ -230,7 +230,7 @@ func (v *quizView) onReveal(ctx app.Context, e app.Event) {
 			text = strings.TrimSpace(fieldText(el))
 		}
 		// A token bucket holds 0 to burst tokens.
-		want := "want 0 to " + strconv.Itoa(qu.Config.Burst) + ", to 2 decimals"
+		want := "want 0 to " + strconv.Itoa(qu.Config.Burst) + " (right within ±0.05)"
 		x, err := strconv.ParseFloat(text, 64)
 		switch {
 		case text == unreadable:

@@ -62,6 +62,10 @@ type Sim struct {
 	autoRate float64 // requests per second
 	nextFire limiter.Instant
 
+	// paramsSeq is seq when a parameter last changed: a denial before it
+	// named a retry instant the new parameters no longer promise.
+	paramsSeq int
+
 	version uint64
 }
 
@@ -97,7 +101,7 @@ func (s *Sim) newLimiter() {
 		// The parameters were accepted by the same limiter before.
 		panic(err)
 	}
-	s.allowed, s.denied, s.head, s.size, s.seq = 0, 0, 0, 0, 0
+	s.allowed, s.denied, s.head, s.size, s.seq, s.paramsSeq = 0, 0, 0, 0, 0, -1
 	s.lostOK, s.lostNo = 0, 0
 	s.nextFire = s.now
 	s.changed()
@@ -261,6 +265,9 @@ func (s *Sim) Last() (Event, bool) {
 	return s.Event(s.size - 1), true
 }
 
+// ParamsChangedSince reports whether a parameter changed after request e.
+func (s *Sim) ParamsChangedSince(e Event) bool { return s.paramsSeq >= e.Seq }
+
 // State is the limiter's own read-only view at the current instant.
 func (s *Sim) State() limiter.State { return s.lim.State(s.now) }
 
@@ -275,12 +282,16 @@ func (s *Sim) Autofire() bool        { return s.autofire }
 
 // SetBurst changes the token bucket's burst in place at the current instant.
 func (s *Sim) SetBurst(b int) error {
+	if b == s.burst {
+		return nil // unchanged: the last denial's retry instant still holds
+	}
 	if s.tb != nil {
 		if err := s.tb.SetBurst(s.now, b); err != nil {
 			return err
 		}
 	}
 	s.burst = b
+	s.paramsSeq = s.seq
 	s.changed()
 	return nil
 }
@@ -288,12 +299,16 @@ func (s *Sim) SetBurst(b int) error {
 // SetRate changes the token bucket's refill rate (tokens/s) in place at the
 // current instant.
 func (s *Sim) SetRate(r float64) error {
+	if r == s.rate {
+		return nil // unchanged: the last denial's retry instant still holds
+	}
 	if s.tb != nil {
 		if err := s.tb.SetRate(s.now, r); err != nil {
 			return err
 		}
 	}
 	s.rate = r
+	s.paramsSeq = s.seq
 	s.changed()
 	return nil
 }
@@ -301,12 +316,16 @@ func (s *Sim) SetRate(r float64) error {
 // SetLimit changes the sliding window log's limit in place at the current
 // instant.
 func (s *Sim) SetLimit(l int) error {
+	if l == s.limit {
+		return nil // unchanged: the last denial's retry instant still holds
+	}
 	if s.swl != nil {
 		if err := s.swl.SetLimit(s.now, l); err != nil {
 			return err
 		}
 	}
 	s.limit = l
+	s.paramsSeq = s.seq
 	s.changed()
 	return nil
 }
@@ -314,12 +333,16 @@ func (s *Sim) SetLimit(l int) error {
 // SetWindow changes the sliding window log's window in place at the current
 // instant.
 func (s *Sim) SetWindow(w time.Duration) error {
+	if w == s.window {
+		return nil // unchanged: the last denial's retry instant still holds
+	}
 	if s.swl != nil {
 		if err := s.swl.SetWindow(s.now, w); err != nil {
 			return err
 		}
 	}
 	s.window = w
+	s.paramsSeq = s.seq
 	s.changed()
 	return nil
 }

@@ -135,7 +135,12 @@ func (v *view) retryStat() app.UI {
 	value, of := "—", ""
 	if e, ok := v.Sim.Last(); ok && !e.Allowed {
 		value = FormatRetry(e.RetryAfter)
-		if e.RetryAfter != limiter.Never {
+		switch {
+		case v.Sim.ParamsChangedSince(e):
+			// The parameters changed since: the retry instant that denial
+			// named no longer holds.
+			value, of = "—", "parameters changed since the denial"
+		case e.RetryAfter != limiter.Never:
 			value = FormatRetry(max(e.At+e.RetryAfter-v.Sim.Now(), 0))
 			of = "left of " + FormatRetry(e.RetryAfter)
 		}

@@ -88,12 +88,24 @@ func testLabLinkChoices(p *page) {
 	g := p.fresh(p.base + "/lab?" + two + "&focus=zed&as=zed&burst=0")
 	g.waitCount("#link-errors li", 3)
 	g.waitText("#link-errors li:nth-child(1)", `link: focus: "zed" is not a client of the link; want one of [alice bob]; using the default focus (the first client)`)
-	g.waitText("#link-errors li:nth-child(2)", `link: as: "zed" is not a client of the link; sending as alice`)
+	g.waitText("#link-errors li:nth-child(2)", `link: as: "zed" is not a client of the link; want one of [alice bob]; sending as alice`)
 	g.waitText("#link-errors li:nth-child(3)", "link: burst 0 is out of range; want 1 to 1000 requests; using Burst ×10")
 	g.waitValue("#fire-as", "alice")
 	g.waitValue("#burst-n", "10")
 	g.waitValue("#focus", "alice")
 	g.waitValue("#client-1-name", "bob")
+
+	// "state of client" lists the setup's clients in order, one that only
+	// clicks too; a name of 32 letters does not widen the page at 390 px.
+	long := strings.Repeat("x", 32)
+	w := p.fresh(p.base + "/lab?client=alice,1,,poisson,8&client=bob,1,,none&client=" + long + ",1,,steady,2")
+	w.do(chromedp.EmulateViewport(390, 844))
+	w.poll("state of client's options", "alice bob "+long, func() string {
+		return w.eval(`[...document.getElementById("focus").options].map(o => o.value).join(" ")`)
+	})
+	w.setSelect("focus", long)
+	w.poll("page width at 390 px", "390", func() string { return w.eval(`String(document.documentElement.scrollWidth)`) })
+	w.do(chromedp.EmulateViewport(1360, 940))
 
 	// nginx's limit_req with and without nodelay is one lane (the same
 	// decisions): its note names both (it said "nodelay" for the queue).

@@ -21,6 +21,10 @@ const MaxLanes = 6
 // more).
 const MaxClients = 16
 
+// MaxNameLen is the longest client or tier name, in bytes (names are ASCII
+// words): a name is a label in menus and tables, not a key.
+const MaxNameLen = 32
+
 // MaxBurst is the most requests one Fire sends.
 const MaxBurst = 1000
 
@@ -149,8 +153,14 @@ func (c Client) validateAt(i int, seen map[string]bool) error {
 	if !isWord(c.Name) {
 		return fmt.Errorf("client %d: name %q is not a word; want letters, digits, '-' or '_'", i+1, c.Name)
 	}
+	if len(c.Name) > MaxNameLen {
+		return fmt.Errorf("client %d: name is %d characters long; want at most %d", i+1, len(c.Name), MaxNameLen)
+	}
 	if c.Tier != "" && !isWord(c.Tier) {
 		return fmt.Errorf("client %d: tier %q is not a word; want letters, digits, '-' or '_'", i+1, c.Tier)
+	}
+	if len(c.Tier) > MaxNameLen {
+		return fmt.Errorf("client %d: tier is %d characters long; want at most %d", i+1, len(c.Tier), MaxNameLen)
 	}
 	if seen[c.Name] {
 		return fmt.Errorf("client %d: name %q is used twice; want distinct names", i+1, c.Name)
@@ -830,6 +840,9 @@ func checkTierName(name string) error {
 	}
 	if !isWord(name) {
 		return fmt.Errorf("tier name %q is not a word; want letters, digits, '-' or '_'", name)
+	}
+	if len(name) > MaxNameLen {
+		return fmt.Errorf("tier name is %d characters long; want at most %d", len(name), MaxNameLen)
 	}
 	return nil
 }

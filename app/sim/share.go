@@ -201,7 +201,8 @@ func DecodeSetup(q url.Values) (Setup, error) {
 			f := s.Tiers[name]
 			want, err := ScaleConfig(ln.Config, f)
 			if err != nil {
-				fail("lane tier", fmt.Errorf("lane %d: tier %s: %w", i+1, name, err))
+				fail("lane tier", fmt.Errorf("lane %d: tier %s at %s×: %w; that lane has no tier %s", i+1, name, ftoa(f), err, name))
+				delete(ln.Tiers, name)
 				continue
 			}
 			if got, ok := ln.Tiers[name]; ok && got != want {
@@ -269,8 +270,8 @@ func DecodeSetup(q url.Values) (Setup, error) {
 		case f == "":
 		case s.Trace == "" && !slices.Contains(names, f):
 			fail("focus", fmt.Errorf("%q is not a client of the link; want one of %v", f, names))
-		case !isWord(f):
-			fail("focus", fmt.Errorf("%q is not a word; want a client's name", f))
+		case !isWord(f) || len(f) > MaxNameLen:
+			fail("focus", fmt.Errorf("%q is not a client's name; want a word of at most %d letters, digits, '-' or '_'", f, MaxNameLen))
 		default:
 			s.Focus = f
 		}

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -274,5 +275,39 @@ func TestLinkNumberTooLarge(t *testing.T) {
 		if _, err := DecodeSetup(q); err == nil || err.Error() != tc.want {
 			t.Errorf("%s: error = %v\nwant %s", tc.query, err, tc.want)
 		}
+	}
+}
+
+// Client and tier names are at most MaxNameLen long: they are labels.
+func TestNameLength(t *testing.T) {
+	long := strings.Repeat("x", MaxNameLen+1)
+	for _, tc := range []struct{ query, want string }{
+		{"client=" + long + ",1,,poisson,8", "link: client: client 1: name is 33 characters long; want at most 32; using the default clients (all of them)"},
+		{"client=alice,1," + long + ",poisson,8", "link: client: client 1: tier is 33 characters long; want at most 32; using the default clients (all of them)"},
+		{"tier=" + long + ",2", "link: tier: tier name is 33 characters long; want at most 32; reading each tier's multiple from the lanes instead"},
+	} {
+		q, _ := ParseLink(tc.query)
+		if _, err := DecodeSetup(q); err == nil || err.Error() != tc.want {
+			t.Errorf("%s: error = %v\nwant %s", tc.query, err, tc.want)
+		}
+	}
+	if _, err := DecodeSetup(url.Values{"client": {strings.Repeat("x", MaxNameLen) + ",1,,poisson,8"}}); err != nil {
+		t.Errorf("a name of %d: %v", MaxNameLen, err)
+	}
+}
+
+// A tier multiple a lane cannot hold is named, with what happens instead.
+func TestLinkTierTooLargeForLane(t *testing.T) {
+	q, _ := ParseLink("lane=sliding_window_log,1000000,1s&lane=fixed_window,10,1s&tier=pro,100")
+	s, err := DecodeSetup(q)
+	want := "link: lane 1: tier pro at 100×: tier factor 100: limiter: limit 100000000 is above 16777216; want at most 16777216 (the log holds one instant per unit: use a sliding window counter for large limits); that lane has no tier pro"
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v\nwant %s", err, want)
+	}
+	if _, ok := s.Lanes[0].Tiers["pro"]; ok {
+		t.Error("lane 1 has tier pro")
+	}
+	if got := s.Lanes[1].Tiers["pro"]; got.Limit != 1000 {
+		t.Errorf("lane 2 tier pro = %v; want 1000 per 1s", got)
 	}
 }
