@@ -584,8 +584,9 @@ func shareLink(m *labModel) string {
 // click sends as and the burst size when they are not the defaults (the
 // first client, 10).
 func linkQuery(m *labModel) string {
-	v := m.lab.Setup().Values()
-	if cs := m.lab.Setup().Clients; len(cs) > 0 && m.fireClient() != cs[0].Name {
+	s := m.lab.Setup()
+	v := s.Values()
+	if cs := s.Clients; len(cs) > 0 && m.fireClient() != cs[0].Name {
 		v.Set("as", m.fireClient())
 	}
 	if m.burstN != defaultBurstN {
