@@ -468,7 +468,7 @@ func testLabTamperedLink(p *page) {
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
 		want = append(want, e.Error())
 	}
-	if w := `link: speed: "2;seed=4" is not a number; want 0.1 to 100; using the default speed`; !slices.Contains(want, w) {
+	if w := `link: speed: "2;seed=4" is not a number; want 0.1 to 100; using the default speed, 1×`; !slices.Contains(want, w) {
 		p.t.Errorf("link errors %q lack %q", want, w)
 	}
 	f := p.fresh(p.base + "/lab?" + raw)

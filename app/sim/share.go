@@ -31,11 +31,17 @@ func (e *PartError) Error() string {
 	if e.Part == "lane tier" { // says what it does instead
 		return "link: " + e.Err.Error()
 	}
+	if e.Part == "trace" {
+		return fmt.Sprintf("link: trace: %v; replaying no trace", e.Err)
+	}
 	if e.Part == "tier" { // no default: New reads the multiples from the lanes
 		return fmt.Sprintf("link: tier: %v; reading each tier's multiple from the lanes instead", e.Err)
 	}
 	// The lanes and the clients fall back as a whole.
-	what := map[string]string{"lane": "lanes (all of them)", "client": "clients (all of them)", "focus": "focus (the first client)"}[e.Part]
+	def := DefaultSetup()
+	what := map[string]string{"lane": "lanes (all of them)", "client": "clients (all of them)", "focus": "focus (the first client)",
+		"seed": "seed, " + strconv.FormatUint(def.Seed, 10), "speed": "speed, " + ftoa(def.Speed) + "×",
+		"worst": "worst-case window, " + def.Worst.String()}[e.Part]
 	if what == "" {
 		what = e.Part
 	}

@@ -51,12 +51,12 @@ func TestShareFallbackPerPart(t *testing.T) {
 		want       string
 		fix        func(*Setup)
 	}{
-		{"seed", "12x", `link: seed: "12x" is not a whole number; want 0 to 18446744073709551615; using the default seed`, func(s *Setup) { s.Seed = def.Seed }},
-		{"speed", "1000", "link: speed: speed 1000× is out of range; want 0.1× to 100×; using the default speed", func(s *Setup) { s.Speed = def.Speed }},
-		{"speed", "NaN", "link: speed: speed NaN× is out of range; want 0.1× to 100×; using the default speed", func(s *Setup) { s.Speed = def.Speed }},
-		{"trace", "../../etc/passwd", `link: trace: "../../etc/passwd" is not a built-in trace; want one of [nasa]; using the default trace`, func(s *Setup) { s.Trace = def.Trace }},
-		{"worst", "-1s", "link: worst: window -1s is out of range; want 1ms to 24h0m0s; using the default worst", func(s *Setup) { s.Worst = def.Worst }},
-		{"worst", "1000000h", "link: worst: window 1000000h0m0s is out of range; want 1ms to 24h0m0s; using the default worst", func(s *Setup) { s.Worst = def.Worst }},
+		{"seed", "12x", `link: seed: "12x" is not a whole number; want 0 to 18446744073709551615; using the default seed, 1`, func(s *Setup) { s.Seed = def.Seed }},
+		{"speed", "1000", "link: speed: speed 1000× is out of range; want 0.1× to 100×; using the default speed, 1×", func(s *Setup) { s.Speed = def.Speed }},
+		{"speed", "NaN", "link: speed: speed NaN× is out of range; want 0.1× to 100×; using the default speed, 1×", func(s *Setup) { s.Speed = def.Speed }},
+		{"trace", "../../etc/passwd", `link: trace: "../../etc/passwd" is not a built-in trace; want one of [nasa]; replaying no trace`, func(s *Setup) { s.Trace = def.Trace }},
+		{"worst", "-1s", "link: worst: window -1s is out of range; want 1ms to 24h0m0s; using the default worst-case window, 1s", func(s *Setup) { s.Worst = def.Worst }},
+		{"worst", "1000000h", "link: worst: window 1000000h0m0s is out of range; want 1ms to 24h0m0s; using the default worst-case window, 1s", func(s *Setup) { s.Worst = def.Worst }},
 		{"lane", "token_bucket,10,-1", "link: lane: lane 1: limiter: burst -1 is negative; want >= 0; using the default lanes (all of them)", func(s *Setup) { s.Lanes = def.Lanes }},
 		{"lane", "rocket,1,1s", "link: lane: lane 1: kind \"rocket\" is unknown; want one of [token_bucket gcra leaky_bucket fixed_window sliding_window_log sliding_window_counter]; using the default lanes (all of them)", func(s *Setup) { s.Lanes = def.Lanes }},
 		{"lane", "fixed_window,10,soon", `link: lane: lane 1: window "soon" is not a duration; want e.g. 1s; using the default lanes (all of them)`, func(s *Setup) { s.Lanes = def.Lanes }},
@@ -87,7 +87,7 @@ func TestShareFallbackPerPart(t *testing.T) {
 	q.Add("lane", "gcra,1,1")
 	got, err := DecodeSetup(q)
 	want := "link: lane: 9 lanes; want at most 6; using the default lanes (all of them)\n" +
-		`link: seed: "-1" is negative; want 0 to 18446744073709551615; using the default seed`
+		`link: seed: "-1" is negative; want 0 to 18446744073709551615; using the default seed, 1`
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v\nwant %s", err, want)
 	}
@@ -268,8 +268,8 @@ func TestLinkNumberTooLarge(t *testing.T) {
 	for _, tc := range []struct{ query, want string }{
 		{"lane=token_bucket,1e309,10", `link: lane: lane 1: rate "1e309" is too large or too small to read; using the default lanes (all of them)`},
 		{"client=eve,1,,steady,1e309", `link: client: client 1: rate "1e309" is too large or too small to read; using the default clients (all of them)`},
-		{"speed=1e309", `link: speed: "1e309" is too large or too small to read; want 0.1 to 100; using the default speed`},
-		{"speed=fast", `link: speed: "fast" is not a number; want 0.1 to 100; using the default speed`},
+		{"speed=1e309", `link: speed: "1e309" is too large or too small to read; want 0.1 to 100; using the default speed, 1×`},
+		{"speed=fast", `link: speed: "fast" is not a number; want 0.1 to 100; using the default speed, 1×`},
 	} {
 		q, _ := ParseLink(tc.query)
 		if _, err := DecodeSetup(q); err == nil || err.Error() != tc.want {
