@@ -177,7 +177,7 @@ func (v *labLanes) Render() app.UI {
 	return app.Elem("div").Class("lab-main").Body(
 		v.timebar(l),
 		app.Elem("section").Class("card lanes").Attr("aria-label", "Lanes").Body(
-			v.legend(l, s.Clients, rmax),
+			v.legend(l, s, rmax),
 			app.Elem("div").Class("lane axis-row").Body(
 				app.Elem("div").Class("lane-side axis-side").Text("time (simulated) →"),
 				v.axisSVG(a),
@@ -339,15 +339,12 @@ func (v *labLanes) step(d time.Duration) app.EventHandler {
 }
 
 // legend names the lines and marks, and the client whose state is drawn
-// (one of clients, the setup's, or of the trace's).
-func (v *labLanes) legend(l *sim.Lab, clients []sim.Client, rmax float64) app.UI {
+// (one of the setup's clients, or of the trace's).
+func (v *labLanes) legend(l *sim.Lab, setup sim.Setup, rmax float64) app.UI {
 	m := v.M
 	// The setup's clients in their order (those that only click too), then
 	// the trace's clients that have sent.
-	var names []string
-	for _, c := range clients {
-		names = append(names, c.Name)
-	}
+	names := setup.ClientNames()
 	own := len(names) // at most sim.MaxClients: a short search
 	for _, n := range l.Clients() {
 		if len(names) >= 50 {

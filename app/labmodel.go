@@ -160,10 +160,7 @@ func (m *labModel) loadSetup(q map[string][]string) {
 	m.budgetL, m.budgetW = budgetOf(l.Setup())
 	m.fireAs, m.burstN = "", defaultBurstN
 	if as := firstOf(q["as"]); as != "" { // "as=" is the default, the first client
-		var names []string
-		for _, c := range l.Setup().Clients {
-			names = append(names, c.Name)
-		}
+		names := l.Setup().ClientNames()
 		if slices.Contains(names, as) {
 			m.fireAs = as
 		} else {

@@ -169,6 +169,15 @@ func (c Client) validateAt(i int, seen map[string]bool) error {
 	return nil
 }
 
+// ClientNames returns the clients' names, in order.
+func (s Setup) ClientNames() []string {
+	names := make([]string, len(s.Clients))
+	for i, c := range s.Clients {
+		names[i] = c.Name
+	}
+	return names
+}
+
 func (s Setup) clone() Setup {
 	s.Lanes = append([]LaneSpec(nil), s.Lanes...)
 	for i := range s.Lanes {

@@ -268,10 +268,7 @@ func DecodeSetup(q url.Values) (Setup, error) {
 		// A trace's clients are known only once it is loaded: with one, any
 		// word is taken (a name it lacks draws a client with no requests).
 		f := q.Get("focus")
-		names := make([]string, len(s.Clients))
-		for i, c := range s.Clients {
-			names[i] = c.Name
-		}
+		names := s.ClientNames()
 		switch {
 		case f == "":
 		case s.Trace == "" && !slices.Contains(names, f):
