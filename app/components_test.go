@@ -272,7 +272,8 @@ func TestViewStackedMarksSlidingWindowLog(t *testing.T) {
 }
 
 // The retry-after card counts down to the instant the last denial named,
-// next to the retry-after it gave, and stops at 0.00 s.
+// next to the retry-after it gave; once that instant has passed, it says
+// the same request would now be allowed.
 func TestViewRetryCountdown(t *testing.T) {
 	s := pausedSim() // burst 5, 1 token/s
 	v := &view{Sim: s}
@@ -292,8 +293,12 @@ func TestViewRetryCountdown(t *testing.T) {
 	step("no request", func() {}, "5.00", "—", "")
 	step("denied", func() { s.Send(6) }, "0.00", "1.00 s", "left of 1.00 s")
 	step("+100 ms", func() { s.Step(100 * time.Millisecond) }, "0.10", "0.90 s", "left of 1.00 s")
-	step("+1 s", func() { s.Step(time.Second) }, "1.10", "0.00 s", "left of 1.00 s")
-	step("+1 s", func() { s.Step(time.Second) }, "2.10", "0.00 s", "left of 1.00 s")
+	step("+890 ms", func() { s.Step(890 * time.Millisecond) }, "0.99", "0.01 s", "left of 1.00 s")
+	step("+9 ms", func() { s.Step(9 * time.Millisecond) }, "0.99", "0.01 s", "left of 1.00 s")
+	step("+1 ms, at the instant", func() { s.Step(time.Millisecond) }, "1.00", "0 s", "the same request would now be allowed")
+	step("+1.1 s", func() { s.Step(1100 * time.Millisecond) }, "2.10", "0 s", "the same request would now be allowed")
+	step("parameters changed", func() { _ = s.SetRate(2) }, "2.10", "—", "parameters changed since the denial")
+	step("rate 1 again", func() { _ = s.SetRate(1) }, "2.10", "—", "parameters changed since the denial")
 	step("allowed", func() { s.Send(1) }, "1.10", "—", "")
 	s.SetRate(0)
 	step("never", func() { s.Send(2) }, "0.10", "never", "")
@@ -305,4 +310,37 @@ func TestViewRetryCountdown(t *testing.T) {
 	step("same rate again", func() { _ = s.SetRate(10) }, "0.10", "—", "parameters changed since the denial")
 	step("denied at rate 10", func() { s.Send(2) }, "0.10", "0.09 s", "left of 0.09 s")
 	step("rate 10 again, unchanged", func() { _ = s.SetRate(10) }, "0.10", "0.09 s", "left of 0.09 s")
+}
+
+// Sliding window log: once the instant the denial named has passed, the
+// card says the wait is over, and it is true: the same request is allowed.
+func TestViewRetryWaitOverWindow(t *testing.T) {
+	s := pausedSim()
+	s.SetKind(limiter.KindSlidingWindowLog) // limit 5, window 5 s
+	v := &view{Sim: s}
+	d := app.NewClientTester(v)
+	defer d.Close()
+	card := func() (string, string) {
+		v.Update()
+		d.Consume()
+		html := app.HTMLString(v)
+		value, _ := textOf(html, "retry-after")
+		of, _ := textOf(html, "retry-after-of")
+		return value, of
+	}
+	s.Send(6)
+	if value, of := card(); value != "5.00 s" || of != "left of 5.00 s" {
+		t.Errorf("denied: %q, %q; want 5.00 s, left of 5.00 s", value, of)
+	}
+	s.Step(4999 * time.Millisecond)
+	if value, of := card(); value != "0.01 s" || of != "left of 5.00 s" {
+		t.Errorf("1 ms before: %q, %q; want 0.01 s, left of 5.00 s", value, of)
+	}
+	s.Step(time.Millisecond)
+	if value, of := card(); value != "0 s" || of != "the same request would now be allowed" {
+		t.Errorf("at the instant: %q, %q; want 0 s, the same request would now be allowed", value, of)
+	}
+	if e := s.Send(1); !e.Allowed {
+		t.Errorf("the same request at the instant: %+v; want allowed", e)
+	}
 }

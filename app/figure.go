@@ -80,7 +80,8 @@ func (v *view) figure(tb bool) app.UI {
 	)
 }
 
-// defs holds the request marks, drawn with <use> (one node per mark).
+// defs holds the request marks, drawn with <use> (one node per mark), and
+// the backdrop of their counts.
 func defs() app.UI {
 	return svg("defs").Body(
 		svg("g").ID("m-ok").Body(
@@ -94,6 +95,15 @@ func defs() app.UI {
 		svg("g").ID("m-old").Body(
 			svg("circle").Attr("r", 7).Attr("fill", "#fff").Attr("stroke", "#8c959f").Attr("stroke-width", 1.6).Attr("stroke-dasharray", "2.5 2"),
 			svg("path").Attr("d", "M-3.5 0.5 L-1 3 L3.5 -2.5").Attr("stroke", "#8c959f").Attr("stroke-width", 1.8).Attr("fill", "none").Attr("stroke-linecap", "round"),
+		),
+		// The backdrop of a stack's count ("+20"): an opaque box the size
+		// of the text's own box, a little wider, whatever its length and
+		// font size (24 units on a phone), so the dashed "now" line does
+		// not run through the digits. White, like the panel: the dark
+		// theme inverts both.
+		svg("filter").ID("count-bg").Attr("x", "-0.1").Attr("y", "0").Attr("width", "1.2").Attr("height", "1").Body(
+			svg("feFlood").Attr("flood-color", "#fff").Attr("flood-opacity", "1"),
+			svg("feComposite").Attr("in", "SourceGraphic").Attr("operator", "over"),
 		),
 		svg("linearGradient").ID("water").Attr("x1", 0).Attr("y1", 0).Attr("x2", 0).Attr("y2", 1).Body(
 			svg("stop").Attr("offset", 0).Attr("stop-color", "#54aeff"),
@@ -153,15 +163,18 @@ func (v *view) marks(a axis, tb bool) app.UI {
 		if n > markRows {
 			drawn = markRows - 1
 		}
-		for k := range drawn {
-			uses = append(uses, svg("use").Attr("href", id).Attr("x", x).Attr("y", f1(rowY(k, above))))
-		}
+		// The count first: its backdrop (see defs) hides the dashed "now"
+		// line behind it, and the marks, drawn after, stay whole where a
+		// phone's larger text makes the backdrop reach them.
 		if drawn < n {
 			uses = append(uses, svg("text").Attr("x", x).Attr("y", f1(rowY(markRows-1, above))).
 				Attr("text-anchor", "middle").Attr("dominant-baseline", "central").
 				Attr("font-size", 12).Attr("font-weight", 700).Attr("fill", markColor[id]).
-				Attr("stroke", "#fff").Attr("stroke-width", 3).Attr("paint-order", "stroke").
+				Attr("filter", "url(#count-bg)").
 				Text("+"+strconv.Itoa(n-drawn)))
+		}
+		for k := range drawn {
+			uses = append(uses, svg("use").Attr("href", id).Attr("x", x).Attr("y", f1(rowY(k, above))))
 		}
 	}
 	// First remembered event still on screen.

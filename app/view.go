@@ -128,27 +128,61 @@ func stat(label string, value app.UI) app.UI {
 
 // retryStat counts down the last request's retry-after when it was denied:
 // the time left until the instant the limiter named for a retry, beside the
-// retry-after it gave ("0.40 s", "left of 1.00 s"), down to "0.00 s" once that
-// instant has passed. Beside the live bucket or window, a fixed retry-after
-// read as a wait still to come; the fixed value is in the decision line.
+// retry-after it gave ("0.40 s", "left of 1.00 s"). Beside the live bucket
+// or window, a fixed retry-after read as a wait still to come; the fixed
+// value is in the decision line. Once that instant has passed, the wait is
+// over: retry-after is the shortest wait after which the same request is
+// allowed if nothing else happens, and nothing has (the denial is still the
+// last request, the parameters unchanged), so the card says "0 s", the same
+// request would now be allowed.
 func (v *view) retryStat() app.UI {
 	value, of := "—", ""
+	room := "0.00 s" // the widest countdown value
 	if e, ok := v.Sim.Last(); ok && !e.Allowed {
 		value = FormatRetry(e.RetryAfter)
+		if e.RetryAfter != limiter.Never {
+			room = value
+		}
 		switch {
 		case v.Sim.ParamsChangedSince(e):
 			// The parameters changed since: the retry instant that denial
 			// named no longer holds.
-			value, of = "—", "parameters changed since the denial"
-		case e.RetryAfter != limiter.Never:
-			value = FormatRetry(max(e.At+e.RetryAfter-v.Sim.Now(), 0))
+			value, of = "—", retryParamsChanged
+		case e.RetryAfter == limiter.Never:
+		case e.At+e.RetryAfter > v.Sim.Now():
+			value = FormatRetry(e.At + e.RetryAfter - v.Sim.Now())
 			of = "left of " + FormatRetry(e.RetryAfter)
+		default:
+			value, of = "0 s", retryWaitOver
 		}
 	}
-	return stat("Retry-after", app.Elem("span").Body(
-		app.Elem("span").ID("retry-after").Class("big").Text(value),
-		app.Elem("span").ID("retry-after-of").Class("of").Text(of),
+	// Every state the card can move to without a new request is laid out
+	// in the same cell, hidden but for the one shown, so the card keeps its
+	// size when the countdown ends or a parameter changes.
+	return stat("Retry-after", app.Elem("span").Class("retry").Body(
+		app.Elem("span").Body(
+			app.Elem("span").ID("retry-after").Class("big").Text(value),
+			app.Elem("span").ID("retry-after-of").Class("of").Text(of),
+		),
+		retryRoom(room, "left of "+room),
+		retryRoom("0 s", retryWaitOver),
+		retryRoom("—", retryParamsChanged),
 	))
+}
+
+// The Retry-after card's captions once the countdown no longer applies.
+const (
+	retryWaitOver      = "the same request would now be allowed"
+	retryParamsChanged = "parameters changed since the denial"
+)
+
+// retryRoom is a hidden copy of a state of the Retry-after card, which
+// holds its room.
+func retryRoom(value, of string) app.UI {
+	return app.Elem("span").Class("retry-room").Attr("aria-hidden", true).Body(
+		app.Elem("span").Class("big").Text(value),
+		app.Elem("span").Class("of").Text(of),
+	)
 }
 
 // decisions lists the latest requests, newest first.

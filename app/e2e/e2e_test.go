@@ -12,6 +12,7 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -215,6 +216,7 @@ func TestPlaygroundLegibility(t *testing.T) {
 	t.Run("StackedMarks", func(t *testing.T) { p.t = t; testStackedMarks(p) })
 	t.Run("TinyNumberMessage", func(t *testing.T) { p.t = t; testTinyNumberMessage(p) })
 	t.Run("RetryCountdown", func(t *testing.T) { p.t = t; testRetryCountdown(p) })
+	t.Run("CountOverNowLine", func(t *testing.T) { p.t = t; testCountOverNowLine(p) })
 }
 
 // testStrategyFocusRing: reached with the keyboard, a strategy button shows
@@ -334,6 +336,95 @@ func testStackedMarks(p *page) {
 	p.waitText("#burst", "Burst ×5")
 }
 
+// testCountOverNowLine: Burst ×30 on a bucket of 20, paused: 20 ✓ and 10
+// ✕ at one instant, the stacks' counts "+15" and "+5" on the dashed "now"
+// line. Each count is painted after the line on an opaque box the panel's
+// colour (the filter #count-bg), so the line changes no pixel of the
+// count's box, in the light theme and the dark one.
+func testCountOverNowLine(p *page) {
+	p.setNumber("capacity-num", "20")
+	p.waitText("#capacity-value", "20 tokens")
+	p.click("#reset")
+	p.waitText("#clock", "t = 0.000 s")
+	p.waitText("#level", "20.00")
+	p.setNumber("burst-n", "30")
+	p.waitText("#burst", "Burst ×30")
+	p.click("#burst")
+	p.waitText("#allowed-count", "20")
+	p.waitText("#denied-count", "10")
+	p.poll("the stacks' counts", "+15 +5", func() string {
+		return p.eval(`[...document.querySelectorAll("#marks text")].map((e) => e.textContent).join(" ")`)
+	})
+	got := p.eval(`(() => {
+		const f = document.getElementById("count-bg");
+		if (!f) return "no #count-bg";
+		const flood = f.querySelector("feFlood"), comp = f.querySelector("feComposite");
+		const ticks = document.getElementById("ticks");
+		const counts = [...document.querySelectorAll("#marks text")].map((e) => [e.textContent, e.getAttribute("filter"),
+			!!(ticks.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING)].join(" "));
+		return [f.getAttribute("x"), f.getAttribute("y"), f.getAttribute("width"), f.getAttribute("height"),
+			flood.getAttribute("flood-color"), flood.getAttribute("flood-opacity"), comp.getAttribute("in"), comp.getAttribute("operator"), ...counts].join(", ");
+	})()`)
+	if want := "-0.1, 0, 1.2, 1, #fff, 1, SourceGraphic, over, +15 url(#count-bg) true, +5 url(#count-bg) true"; got != want {
+		p.t.Errorf("count backdrop (x, y, width, height, flood colour and opacity, composite) and counts (text, filter, after the ticks) = %q, want %q", got, want)
+	}
+	// Each count's box and the now line, in CSS pixels: the line runs
+	// through the box, which is the case to check.
+	type box struct {
+		Text       string
+		L, T, R, B float64
+	}
+	var boxes []box
+	js := p.eval(`JSON.stringify((() => {
+		const lines = document.querySelectorAll("#ticks > line"), now = lines[lines.length - 1].getBoundingClientRect();
+		return [...document.querySelectorAll("#marks text")].map((e) => { const r = e.getBoundingClientRect();
+			return {Text: e.textContent, L: r.left, T: r.top, R: r.right, B: r.bottom,
+				Through: now.left > r.left && now.left < r.right && now.top < r.top && now.bottom > r.bottom}; });
+	})())`)
+	if err := json.Unmarshal([]byte(js), &boxes); err != nil {
+		p.t.Fatal(err)
+	}
+	if !strings.Contains(js, `"Through":true`) || strings.Contains(js, `"Through":false`) {
+		p.t.Fatalf("the now line does not run through each count's box: %s", js)
+	}
+	// The pixels of each count's box with the now line drawn and with it
+	// hidden: the same, since the backdrop hides the line. Only the rows
+	// wholly inside the box, whose edge rows blend with what is around.
+	nowLine := `[...document.querySelectorAll("#ticks > line")].pop().style.visibility`
+	lineIn := func() string {
+		with := p.viewport()
+		p.eval(`(() => { ` + nowLine + ` = "hidden"; return ""; })()`)
+		without := p.viewport()
+		p.eval(`(() => { ` + nowLine + ` = ""; return ""; })()`)
+		var out []string
+		for _, b := range boxes {
+			n, first := 0, ""
+			for x := int(math.Ceil(b.L)); x < int(b.R); x++ {
+				for y := int(math.Ceil(b.T)); y < int(b.B); y++ {
+					if w, wo := pixel(with, float64(x), float64(y)), pixel(without, float64(x), float64(y)); w != wo {
+						if n++; first == "" {
+							first = fmt.Sprintf(" (first at %d, %d: %s, %s without the line)", x, y, w, wo)
+						}
+					}
+				}
+			}
+			out = append(out, b.Text+": "+strconv.Itoa(n)+first)
+		}
+		return strings.Join(out, ", ")
+	}
+	p.poll("light theme: pixels of the now line in each count's box", "+15: 0, +5: 0", lineIn)
+	p.click("#theme-toggle")
+	p.waitAttr("html", "data-theme", "dark")
+	p.poll("dark theme: pixels of the now line in each count's box", "+15: 0, +5: 0", lineIn)
+	p.screenshot("12-count-over-now-line-dark.png")
+	p.click("#theme-toggle")
+	p.waitAttr("html", "data-theme", "light")
+	p.setNumber("burst-n", "5")
+	p.waitText("#burst", "Burst ×5")
+	p.setNumber("capacity-num", "5")
+	p.waitText("#capacity-value", "5 tokens")
+}
+
 // testTinyNumberMessage: a number far out of range is written short in
 // its message (1e-300, not 300 zeros), and the message wraps on a phone.
 func testTinyNumberMessage(p *page) {
@@ -356,8 +447,10 @@ func testTinyNumberMessage(p *page) {
 }
 
 // testRetryCountdown: the retry-after card counts down to the instant the
-// last denial named, beside the live bucket: after a denial and +1 s twice
-// the bucket holds 2 tokens and the retry-after has passed.
+// last denial named, beside the live bucket; once that instant has passed
+// (the clock stepped to it, then beyond), it says the wait is over, and a
+// parameter changed since the denial shows "—". The card keeps its size
+// through all of it.
 func testRetryCountdown(p *page) {
 	p.click("#reset")
 	p.waitText("#clock", "t = 0.000 s")
@@ -368,6 +461,9 @@ func testRetryCountdown(p *page) {
 	p.waitText("#denied-count", "1")
 	p.waitText("#retry-after", "1.00 s")
 	p.waitText("#retry-after-of", "left of 1.00 s")
+	card := `(() => { const r = document.getElementById("retry-after").closest(".stat").getBoundingClientRect();
+		return r.width.toFixed(2) + "x" + r.height.toFixed(2); })()`
+	size := p.eval(card)
 	p.click("#step")
 	p.waitText("#clock", "t = 0.100 s")
 	p.waitText("#retry-after", "0.90 s")
@@ -376,20 +472,37 @@ func testRetryCountdown(p *page) {
 	p.waitText("#clock", "t = 0.000 s")
 	p.click("#burst")
 	p.waitText("#denied-count", "1")
-	p.click("#step-1s")
+	p.waitText("#retry-after", "1.00 s")
+	for range 9 {
+		p.click("#step")
+	}
+	p.waitText("#clock", "t = 0.900 s")
+	p.waitText("#retry-after", "0.10 s")
+	p.waitText("#retry-after-of", "left of 1.00 s")
+	p.click("#step") // to the instant the denial named
 	p.waitText("#clock", "t = 1.000 s")
-	p.waitText("#retry-after", "0.00 s")
+	p.waitText("#retry-after", "0 s")
+	p.waitText("#retry-after-of", "the same request would now be allowed")
+	p.poll("Retry-after card's size once the wait is over", size, func() string { return p.eval(card) })
 	p.click("#step-1s")
 	p.waitText("#clock", "t = 2.000 s")
 	p.waitText("#level", "2.00")
 	p.waitText("#level-of", " of 5 tokens")
-	p.waitText("#retry-after", "0.00 s")
-	p.waitText("#retry-after-of", "left of 1.00 s")
+	p.waitText("#retry-after", "0 s")
+	p.waitText("#retry-after-of", "the same request would now be allowed")
 	p.screenshot("11-retry-countdown.png")
+	p.setNumber("rate-num", "2")
+	p.waitText("#rate-value", "2 tokens/s")
+	p.waitText("#retry-after", "—")
+	p.waitText("#retry-after-of", "parameters changed since the denial")
+	p.poll("Retry-after card's size after a parameter change", size, func() string { return p.eval(card) })
+	p.setNumber("rate-num", "1")
+	p.waitText("#rate-value", "1 token/s")
 	p.click("#send")
 	p.waitText("#last-decision .verdict", "✓ allowed")
 	p.waitText("#retry-after", "—")
 	p.waitText("#retry-after-of", "")
+	p.poll("Retry-after card's size after an allowed request", size, func() string { return p.eval(card) })
 }
 
 // TestOffline: once the service worker controls the lab and keeps its
