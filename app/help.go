@@ -26,6 +26,11 @@ func (t *siteTools) OnMount(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}
+	// This page loaded with its own binary: a reload that brought it here
+	// (otherPage) succeeded, so its loop guard's mark goes. Left behind, the
+	// mark made the next link to this address, from another page reached
+	// without a reload, read as a reload that came back to the wrong binary.
+	ctx.SessionStorage().Del(reloadKey)
 	var theme string
 	ctx.LocalStorage().Get(themeKey, &theme)
 	switch theme {

@@ -244,6 +244,19 @@ func testPageAddresses(p *page) {
 	// Back to the lab, as the next tests expect.
 	l.followLink("#nav-lab", "Comparison lab")
 	l.waitCount(".lane[id^=lane-]", 3)
+	if got := l.eval(`String(sessionStorage.getItem("ratelab-reload"))`); got != "null" {
+		p.t.Errorf("the lab, loaded by a reload from /learn, left the guard's mark %q, want null", got)
+	}
+
+	// The same link again after reaching /learn without that reload (typed
+	// address, bookmark): it loads the lab, not "This page did not load".
+	l = p.freshAt(p.base+"/learn", "Learn rate limiting")
+	if got := l.followLink("#nav-lab", "Comparison lab"); !slices.Equal(got, []string{"/web/lab.wasm"}) {
+		p.t.Errorf("the lab, reached from /learn a second time, loaded the wasm %q, want only /web/lab.wasm", got)
+	}
+	l = p.freshAt(p.base+"/learn", "Learn rate limiting")
+	l.followLink("#nav-lab", "Comparison lab")
+	l.waitCount(".lane[id^=lane-]", 3)
 }
 
 // edgeConfigs are the three lanes of the comparison, on the same budget of
