@@ -351,3 +351,25 @@ func TestClientFieldsMatchSim(t *testing.T) {
 		}
 	}
 }
+
+// A worst-case window that has not ended yet (a 60 s window 3 s into the
+// run) is said to be open, and is not given as a stretch that ends in the
+// future; once it has ended, it is the stretch.
+func TestFormatWorstOpenWindow(t *testing.T) {
+	w := sim.WorstCase{Window: time.Minute, Units: 5, Start: 27 * time.Millisecond, End: 60027 * time.Millisecond}
+	for _, c := range []struct {
+		now  sim.Instant
+		want string
+	}{
+		{3173 * time.Millisecond, "fixed window: 5 in 60 s from 0.027 s, window open until 60.027 s"},
+		{60026 * time.Millisecond, "fixed window: 5 in 60 s from 0.027 s, window open until 60.027 s"},
+		{60027 * time.Millisecond, "fixed window: 5 in 60 s at 0.027–60.027 s"},
+	} {
+		if got := formatWorst(limiter.KindFixedWindow, w, c.now); got != c.want {
+			t.Errorf("at %v: %q, want %q", c.now, got, c.want)
+		}
+	}
+	if got := formatWorst(limiter.KindGCRA, sim.WorstCase{Window: time.Second}, 0); got != "GCRA: nothing admitted yet" {
+		t.Errorf("nothing admitted: %q", got)
+	}
+}

@@ -257,8 +257,13 @@ func (c *labControls) tiers() app.UI {
 	names := m.lab.TierNames()
 	var chips []app.UI
 	for _, name := range names {
+		// The chip names the tier and its multiple: "pro ×5".
+		label := name
+		if f, ok := m.lab.TierFactor(name); ok {
+			label += " ×" + strconv.FormatFloat(f, 'f', -1, 64)
+		}
 		chips = append(chips, app.Elem("span").Class("chip").Body(
-			app.Text(name),
+			app.Elem("span").ID("tier-chip-"+name).Text(label),
 			app.Elem("button").ID("tier-remove-"+name).Class("btn icon small").Attr("aria-label", "Remove tier "+name).Text("✕").
 				OnClick(func(ctx app.Context, e app.Event) {
 					// The names now, not names: go-app keeps a handler
@@ -547,7 +552,7 @@ func (c *labControls) share() app.UI {
 				m.setErr("export", m.shown().ExportCSV(&b))
 				c.exportURL = download("ratelab-results.csv", "text/csv", b.String())
 			}),
-			app.Elem("a").ID("quiz-this").Class("btn").Attr("href", quizLinkFor(m)).Title("A predict-then-reveal quiz on these lanes and this traffic (the default traffic when the clients only click, as after a trace)").Text("Quiz me on this setup"),
+			app.Elem("a").ID("quiz-this").Class("btn").Attr("href", quizLinkFor(m)).Title("A predict-then-reveal quiz on these lanes and the clients' generated traffic (the default traffic when the clients only click, as after a trace; a trace is not replayed)").Text("Quiz me on this setup"),
 			app.If(c.exportURL != "", app.Elem("a").ID("export-link").Attr("href", c.exportURL).Attr("download", "ratelab-results.csv").Text("ratelab-results.csv")),
 		),
 		errLine(m, "share"),
@@ -560,8 +565,7 @@ func (c *labControls) share() app.UI {
 // questions too).
 func quizLinkFor(m *labModel) string {
 	s := m.lab.Setup()
-	v := s.Values()
-	v.Del("trace") // the quiz asks about the clients' traffic
+	v := s.Values() // a trace stays named: the quiz says it does not replay it
 	if !slices.ContainsFunc(s.Clients, func(c sim.Client) bool { return c.Pattern.Kind != sim.PatternNone }) {
 		// Clients that only click (as after a trace is loaded) leave the
 		// quiz no request to ask about: it takes the default traffic, on

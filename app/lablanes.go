@@ -476,7 +476,7 @@ func (v *labLanes) lane(i int, ln *sim.Lane, l *sim.Lab, a axis, rmax float64, s
 			),
 			app.Elem("div").Class("lane-worst").Body(
 				app.Elem("span").Class("stat-label").Text("Worst case "),
-				app.Elem("span").ID(id+"-worst").Text(formatWorst(spec.Config.Kind, wc)),
+				app.Elem("span").ID(id+"-worst").Text(formatWorst(spec.Config.Kind, wc, l.Now())),
 			),
 			app.Elem("div").Class("lane-state").Body(
 				app.Elem("span").ID(id+"-state").Text(stateText),
@@ -557,7 +557,7 @@ func (v *labLanes) laneSVG(i int, id string, ln *sim.Lane, l *sim.Lab, a axis, r
 		Attr("aria-label", "Lane "+strconv.Itoa(i+1)+" requests: ←/→ choose a request, Enter explains it (or click a mark)").
 		DataSet("keys", "ArrowLeft ArrowRight Home End").OnClick(v.onStripClick(i), i).OnFocus(v.onStripFocus(i), i).OnKeyDown(v.onStripKey(i), i).Body(
 		band,
-		worstBand(id, a, wc),
+		worstBand(id, a, wc, now),
 		svgEl("path", "d", marks, "stroke", "#0969da", "stroke-width", "1", "stroke-dasharray", "3 2", "fill", "none"),
 		svgEl("path", "id", id+"-ok", "d", okPath, "stroke", "#1a7f37", "stroke-width", "1.8", "fill", "none", "stroke-linecap", "round"),
 		svgEl("path", "id", id+"-no", "d", noPath, "stroke", "#cf222e", "stroke-width", "1.8", "fill", "none", "stroke-linecap", "round"),
@@ -731,9 +731,10 @@ func stripRect(a axis, t0, t1 sim.Instant, minW float64, height, fill string) ap
 	return svgEl("rect", "x", f1(x0), "y", "2", "width", f1(max(x1-x0, minW)), "height", height, "fill", fill)
 }
 
-// worstBand marks the worst-case stretch, when it is on the axis.
-func worstBand(id string, a axis, wc sim.WorstCase) app.UI {
-	wx0, wx1 := a.x(wc.Start), a.x(wc.End)
+// worstBand marks the worst-case stretch, when it is on the axis, up to now
+// while its window is still open.
+func worstBand(id string, a axis, wc sim.WorstCase, now sim.Instant) app.UI {
+	wx0, wx1 := a.x(wc.Start), a.x(min(wc.End, now))
 	if wc.Units <= 0 || wx1 < 0 || wx0 > laneW {
 		return nil
 	}
@@ -1056,7 +1057,9 @@ func (t *labTotals) Render() app.UI {
 	}
 	return app.Elem("section").Class("card totals").Attr("aria-label", "Per-client totals").Body(
 		app.Elem("h2").Text("Per-client totals: allowed / denied"+more),
-		app.Elem("div").Class("table-wrap").Body(
+		// Focusable, so that the keyboard can scroll to the columns that a
+		// narrow screen or six lanes push out of view.
+		app.Elem("div").ID("totals-wrap").Class("table-wrap").TabIndex(0).Attr("role", "region").Attr("aria-label", "Per-client totals, scrollable").Body(
 			app.Elem("table").ID("totals").Body(app.Elem("thead").Body(app.Elem("tr").Body(head...)), app.Elem("tbody").Body(rows...)),
 		),
 	)

@@ -423,12 +423,19 @@ func (m *labModel) setLaneParam(i, p int, v float64) {
 	m.changed()
 }
 
-// setLaneKind switches lane i to kind on the same-budget values.
+// setLaneKind switches lane i to kind on the lane's own budget (a fixed
+// window of 12 per 1 s becomes a token bucket of 12/s, burst 12), or, when
+// its config has none (rate 0 or +Inf, burst 0), on the same-budget values.
 func (m *labModel) setLaneKind(i int, k limiter.Kind) {
 	m.live()
+	spec := m.lab.Setup().Lanes[i]
 	c, err := sim.SameBudget(k, m.budgetL, m.budgetW)
+	if l, w, ok := sim.BudgetOf(spec.Config); ok {
+		if own, e := sim.SameBudget(k, l, w); e == nil {
+			c, err = own, nil
+		}
+	}
 	if err == nil {
-		spec := m.lab.Setup().Lanes[i]
 		spec.Config = c
 		err = m.lab.SetLane(i, spec)
 	}
@@ -585,11 +592,17 @@ func newClientName(cs []sim.Client) string {
 
 // formatWorst is the worst-case line of a lane: "fixed window: 20 in 1 s at
 // 0.99–1.99 s".
-func formatWorst(k limiter.Kind, w sim.WorstCase) string {
+func formatWorst(k limiter.Kind, w sim.WorstCase, now sim.Instant) string {
 	if w.Units == 0 {
 		return k.Name() + ": nothing admitted yet"
 	}
-	return k.Name() + ": " + strconv.FormatInt(int64(w.Units), 10) + " in " + FormatWindow(w.Window) + " at " + secs(w.Start) + "–" + secs(w.End) + " s"
+	s := k.Name() + ": " + strconv.FormatInt(int64(w.Units), 10) + " in " + FormatWindow(w.Window)
+	if w.End > now {
+		// The window has not ended: more may still be admitted in it (a
+		// window longer than the run so far, or the latest burst).
+		return s + " from " + secs(w.Start) + " s, window open until " + secs(w.End) + " s"
+	}
+	return s + " at " + secs(w.Start) + "–" + secs(w.End) + " s"
 }
 
 // secs formats an instant in seconds with up to three decimals: 0.99, 12.

@@ -26,6 +26,11 @@ type learn struct {
 	// The quiz's setup: the lab's defaults, or the lab setup in the link.
 	setup    sim.Setup
 	fromLink bool
+	// What the link carried besides its lanes: its own clients, and a
+	// built-in trace, which the quiz does not replay but keeps in its links
+	// so that it can say so.
+	linkClients bool
+	linkTrace   string
 }
 
 const (
@@ -73,6 +78,7 @@ func (p *learn) OnNav(ctx app.Context) {
 		return
 	}
 	p.setup, p.fromLink = sim.DefaultSetup(), false
+	p.linkClients, p.linkTrace = false, ""
 	if q.Has("lane") || q.Has("client") {
 		s, err := sim.DecodeSetup(q) // a bad part falls back to its default, and is said
 		if err != nil {
@@ -80,7 +86,9 @@ func (p *learn) OnNav(ctx app.Context) {
 				notes = append(notes, e.Error()+".")
 			}
 		}
-		s.Trace = "" // the quiz asks about the clients' traffic
+		// The quiz asks about the clients' traffic only.
+		p.linkClients, p.linkTrace = q.Has("client"), s.Trace
+		s.Trace = ""
 		p.setup, p.fromLink = s, true
 	}
 	seed, err := sim.ParseSeed(q.Get("seed"))
@@ -122,6 +130,12 @@ func (p *learn) quizQuery(seed uint64) url.Values {
 		s := p.setup
 		s.Seed = seed
 		v = s.Values()
+		if !p.linkClients {
+			v.Del("client") // the default traffic, as the link had it
+		}
+		if p.linkTrace != "" {
+			v.Set("trace", p.linkTrace)
+		}
 	}
 	v.Set("mode", modeQuiz)
 	v.Set("seed", strconv.FormatUint(seed, 10))
@@ -145,7 +159,7 @@ func (p *learn) Render() app.UI {
 	var body app.UI
 	switch p.mode {
 	case modeQuiz:
-		body = &quizView{Seed: p.seed, Link: p.quizLink(), NewLink: "/learn?" + p.quizQuery(p.seed+1).Encode(), Setup: p.setup, FromLink: p.fromLink}
+		body = &quizView{Seed: p.seed, Link: p.quizLink(), NewLink: "/learn?" + p.quizQuery(p.seed+1).Encode(), Setup: p.setup, Source: quizSource(p.fromLink, p.linkClients, p.linkTrace)}
 	case modeCards:
 		body = &cardsView{}
 	default:

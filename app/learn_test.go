@@ -98,13 +98,39 @@ func TestLessonQueueVersusMeter(t *testing.T) {
 func TestQuizQueryKeepsSetup(t *testing.T) {
 	s := sim.DefaultSetup()
 	s.Lanes = s.Lanes[:1]
-	p := &learn{setup: s, fromLink: true}
+	p := &learn{setup: s, fromLink: true, linkClients: true}
 	q := p.quizQuery(6)
 	if q.Get("seed") != "6" || q.Get("mode") != "quiz" || len(q["lane"]) != 1 || q["lane"][0] != s.Values()["lane"][0] || len(q["client"]) != len(s.Clients) {
 		t.Errorf("quizQuery(6) = %v; want lane %v, the clients, seed 6", q, s.Values()["lane"])
 	}
 	if got := (&learn{}).quizQuery(43).Encode(); got != "mode=quiz&seed=43" {
 		t.Errorf("default quiz's query %q", got)
+	}
+	// A link with lanes only, from a lab with a trace: the next quiz keeps
+	// the default traffic and the trace's name.
+	p = &learn{setup: s, fromLink: true, linkTrace: "nasa"}
+	q = p.quizQuery(7)
+	if q.Has("client") || q.Get("trace") != "nasa" || len(q["lane"]) != 1 {
+		t.Errorf("quizQuery(7) without the link's clients = %v; want lane, trace=nasa, no client", q)
+	}
+}
+
+// The quiz says where its questions come from, and that it does not replay
+// a trace.
+func TestQuizSource(t *testing.T) {
+	const seed = ", drawn with the seed below: the same link gives every student the same questions."
+	for _, c := range []struct {
+		fromLink, clients bool
+		trace, want       string
+	}{
+		{false, false, "", "Questions come from the comparison lab's default lanes and traffic" + seed + ` To be quizzed on your own setup, use "Quiz me on this setup" in the comparison lab.`},
+		{true, true, "", "Questions come from the comparison lab setup in this link (its lanes, clients and traffic)" + seed},
+		{true, false, "", "Questions come from the lanes in this link, fed the comparison lab's default traffic (alice, Poisson (seeded), 8 requests/s)" + seed},
+		{true, true, "nasa", "Questions come from the comparison lab setup in this link (its lanes, clients and traffic)" + seed + " The quiz does not replay the lab's trace (nasa): it asks only about the clients' generated traffic."},
+	} {
+		if got := quizSource(c.fromLink, c.clients, c.trace); got != c.want {
+			t.Errorf("quizSource(%v, %v, %q) =\n%s\nwant\n%s", c.fromLink, c.clients, c.trace, got, c.want)
+		}
 	}
 }
 

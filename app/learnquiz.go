@@ -21,8 +21,9 @@ type quizView struct {
 	NewLink string
 	// Setup is the configuration and traffic asked about: the comparison
 	// lab's defaults, or the lab setup the link carries (FromLink).
-	Setup    sim.Setup
-	FromLink bool
+	Setup sim.Setup
+	// Source says where the questions come from (see quizSource).
+	Source string
 
 	quiz     *explain.Quiz
 	built    string   // the setup and seed the quiz was built for
@@ -66,7 +67,7 @@ func (v *quizView) Render() app.UI {
 	v.ensure()
 	head := app.Elem("div").Class("quiz-head").Body(
 		app.Elem("h2").Text("Quiz: predict, then reveal"),
-		app.Elem("p").ID("quiz-source").Class("hint").Text(quizSource(v.FromLink)),
+		app.Elem("p").ID("quiz-source").Class("hint").Text(v.Source),
 		app.Elem("div").Class("row share-row").Body(
 			app.Elem("label").Attr("for", "quiz-link").Class("inline-label").Text("Share these questions:"),
 			app.ElemSelfClosing("input").ID("quiz-link").Class("text share").Attr("readonly", true).Attr("value", v.Link),
@@ -349,11 +350,33 @@ func (v *quizView) results() app.UI {
 	)
 }
 
-func quizSource(fromLink bool) string {
-	if fromLink {
-		return "Questions come from the comparison lab setup in this link (its lanes, clients and traffic), drawn with the seed below: the same link gives every student the same questions."
+// quizSource says where the questions come from: the lab's defaults, or the
+// lab setup in the link, with its own clients or, when it carried none (as
+// from a lab whose clients only click after a trace), the default traffic;
+// and that a trace the link names is not replayed.
+func quizSource(fromLink, clients bool, trace string) string {
+	const seed = ", drawn with the seed below: the same link gives every student the same questions."
+	if !fromLink {
+		return "Questions come from the comparison lab's default lanes and traffic" + seed + " To be quizzed on your own setup, use \"Quiz me on this setup\" in the comparison lab."
 	}
-	return "Questions come from the comparison lab's default lanes and traffic, drawn with the seed below: the same link gives every student the same questions. To be quizzed on your own setup, use \"Quiz me on this setup\" in the comparison lab."
+	s := "Questions come from the comparison lab setup in this link (its lanes, clients and traffic)" + seed
+	if !clients {
+		s = "Questions come from the lanes in this link, fed the comparison lab's default traffic (" + defaultTraffic() + ")" + seed
+	}
+	if trace != "" {
+		s += " The quiz does not replay the lab's trace (" + trace + "): it asks only about the clients' generated traffic."
+	}
+	return s
+}
+
+// defaultTraffic names the default clients and their patterns: "alice,
+// Poisson (seeded), 8 requests/s".
+func defaultTraffic() string {
+	var parts []string
+	for _, c := range sim.DefaultClients() {
+		parts = append(parts, c.Name+", "+patternName(c.Pattern.Kind)+", "+strconv.FormatFloat(c.Pattern.Rate, 'f', -1, 64)+" requests/s")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // tokensLeft is a prediction of the tokens left: "1 token left", "0.5

@@ -198,6 +198,10 @@ func testLabColumnFollows(p *page) {
 	if got := f.eval(`getComputedStyle(document.querySelector("#totals tr.top")).display`); got != "table-row" {
 		f.t.Errorf("the totals' \"throttles most\" row is display %q, want table-row", got)
 	}
+	// Five lanes: the totals' scroll box takes the focus, so the keyboard
+	// can reach columns pushed out of view.
+	f.eval(`(() => { document.getElementById("totals-wrap").focus(); return ""; })()`)
+	f.poll("focus on the totals' scroll box", "totals-wrap", active)
 
 	// A lane field's message follows its text: empty, then typed 1e309
 	// (no change event between two texts the browser cannot read).
@@ -374,7 +378,12 @@ func testLabScrubber(p *page) {
 	p.waitText("#lane-0-allowed", "20")
 	p.waitText("#lane-1-allowed", "10")
 	p.waitText("#lane-1-denied", "10")
-	p.waitText("#lane-0-worst", "fixed window: 20 in 1 s at 0.99–1.99 s")
+	// At 1.5 s the worst window, [0.99 s, 1.99 s), has not ended: it is
+	// open, and its band stops at now (it was drawn to 1.99 s, past now).
+	p.waitText("#lane-0-worst", "fixed window: 20 in 1 s from 0.99 s, window open until 1.99 s")
+	if got := p.eval(`(() => { const b = document.getElementById("lane-0-worst-band"), now = document.querySelector('#lane-0-svg line[y2="140"]'); return (parseFloat(b.getAttribute("x")) + parseFloat(b.getAttribute("width"))).toFixed(1) + " " + parseFloat(now.getAttribute("x1")).toFixed(1); })()`); len(strings.Fields(got)) != 2 || strings.Fields(got)[0] != strings.Fields(got)[1] {
+		p.t.Errorf("the open worst window's band's right edge and the now line's x = %q, want equal", got)
+	}
 	p.screenshot("lab-2-scrubbed.png")
 	// The keyboard: arrows move 100 ms, Page Down 1 s, never below 0.
 	p.do(chromedp.Focus(chromedp.ID("scrub")))
@@ -616,13 +625,21 @@ func testLabTraceQuiets(p *page) {
 	f.setSelect("client-0-pattern", "none")
 	f.waitValue("#client-0-pattern", "none")
 	// alice only clicks: the quiz on this setup takes the default traffic
-	// on these lanes (it said "the traffic sends no request").
-	f.poll("quiz link without the clients", "true false", func() string {
-		return f.eval(`(() => { const h = document.getElementById("quiz-this").getAttribute("href"); return h.includes("lane=fixed_window") + " " + h.includes("client="); })()`)
+	// on these lanes (it said "the traffic sends no request"), and says so,
+	// and that it does not replay the trace (it said its questions came
+	// from the link's clients, and asked about alice's Poisson requests).
+	f.click("#load-nasa")
+	f.waitText("#trace-status", "Replaying: NASA 1995 trace (20000 requests, 1656 clients)remove")
+	f.poll("quiz link without the clients, with the trace", "true false true", func() string {
+		return f.eval(`(() => { const h = document.getElementById("quiz-this").getAttribute("href"); return h.includes("lane=fixed_window") + " " + h.includes("client=") + " " + h.includes("trace=nasa"); })()`)
 	})
 	f.followLink("#quiz-this", "Learn rate limiting")
 	f.waitCount("#quiz-prompt", 1)
 	f.waitCount("#learn-notice", 0)
+	f.waitText("#quiz-source", "Questions come from the lanes in this link, fed the comparison lab's default traffic (alice, Poisson (seeded), 8 requests/s), drawn with the seed below: the same link gives every student the same questions. The quiz does not replay the lab's trace (nasa): it asks only about the clients' generated traffic.")
+	if got := f.eval(`(() => { const l = document.getElementById("quiz-link").value; return l.includes("trace=nasa") + " " + l.includes("client="); })()`); got != "true false" {
+		p.t.Errorf("the quiz's own link keeps the trace and no clients = %q, want \"true false\"", got)
+	}
 
 	// A client renamed during a trace keeps what the trace took from it,
 	// and clicks still send as it, with its state drawn.
@@ -660,6 +677,18 @@ func testLaneFieldsFollowKind(p *page) {
 	f.waitCount("#lane-0-p1-error", 0)
 	f.setNumber("lane-0-p1-num", "")
 	f.waitText("#lane-0-p1-error", "⚠ rate is empty; want 0.00001 to 10000000 tokens/s")
+
+	// A lane switched to another strategy keeps its own budget, not the
+	// "Same budget" fields' (12 per 1 s became 10/s, burst 10).
+	f.waitText("#lane-1-config", "sliding window log: 10 per 1 s")
+	f.setNumber("lane-1-p1-num", "12")
+	f.waitText("#lane-1-config", "sliding window log: 12 per 1 s")
+	f.setSelect("lane-1-kind", "token_bucket")
+	f.waitText("#lane-1-config", "token bucket: 12/s, burst 12")
+	f.setSelect("lane-1-kind", "leaky_bucket")
+	f.waitText("#lane-1-config", "leaky bucket: capacity 12, leaks 1 per 83.333333 ms")
+	f.setSelect("lane-1-kind", "fixed_window")
+	f.waitText("#lane-1-config", "fixed window: 12 per 1 s")
 }
 
 // testLabNASA replays the built-in NASA trace (alone: the client removed)
@@ -833,6 +862,7 @@ func testLabTiers(p *page) {
 		f.eval(`(() => { const el = document.getElementById("tier-name"); el.value = "` + name + `"; return el.value; })()`)
 		f.click("#tier-apply")
 		f.waitCount("#tier-remove-"+name, 1)
+		f.waitText("#tier-chip-"+name, name+" ×2") // the chip says the multiple
 	}
 	f.click("#tier-remove-aaa")
 	f.waitCount("#tier-remove-aaa", 0)

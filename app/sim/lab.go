@@ -818,6 +818,13 @@ func (l *Lab) SetTier(name string, factor float64) error {
 	return nil
 }
 
+// TierFactor returns tier name's multiple of a lane's budget, when the
+// setup keeps one (see Setup.Tiers).
+func (l *Lab) TierFactor(name string) (float64, bool) {
+	f, ok := l.setup.Tiers[name]
+	return f, ok
+}
+
 // TierNames returns the names of the tiers, sorted: those SetTier set (kept
 // with no lane left) and those any lane defines.
 func (l *Lab) TierNames() []string {

@@ -148,6 +148,44 @@ func TestSameBudget(t *testing.T) {
 	}
 }
 
+// TestBudgetOf: each strategy on a same budget gives that budget back, and
+// a config with none says so.
+func TestBudgetOf(t *testing.T) {
+	for _, k := range limiter.Kinds {
+		for _, b := range []struct {
+			l int
+			w time.Duration
+		}{{25, 10 * time.Second}, {12, time.Second}, {5000, time.Hour}} {
+			c, err := SameBudget(k, b.l, b.w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, w, ok := BudgetOf(c)
+			if !ok || l != b.l || w != b.w {
+				t.Errorf("BudgetOf(%v) = %d, %v, %v; want %d, %v, true", c, l, w, ok, b.l, b.w)
+			}
+		}
+	}
+	if l, w, ok := BudgetOf(limiter.Config{Kind: limiter.KindTokenBucket, Rate: 3, Burst: 10}); !ok || l != 10 || w != 3333333333 {
+		t.Errorf("token bucket 3/s, burst 10: %d, %v, %v; want 10, 3.333333333s", l, w, ok)
+	}
+	// A leak interval that is not a truncated same budget: c·i itself.
+	if l, w, ok := BudgetOf(limiter.Config{Kind: limiter.KindLeakyBucket, Capacity: 3, LeakInterval: 333333331}); !ok || l != 3 || w != 999999993 {
+		t.Errorf("leaky bucket 3, 333333331 ns: %d, %v, %v; want 3, 999.999993ms", l, w, ok)
+	}
+	for _, c := range []limiter.Config{
+		{Kind: limiter.KindTokenBucket, Rate: 0, Burst: 10},
+		{Kind: limiter.KindGCRA, Rate: math.Inf(1), Burst: 10},
+		{Kind: limiter.KindTokenBucket, Rate: 5, Burst: 0},
+		{Kind: limiter.KindLeakyBucket, Capacity: 0, LeakInterval: time.Second},
+		{Kind: limiter.KindFixedWindow, Limit: 0, Window: time.Second},
+	} {
+		if l, w, ok := BudgetOf(c); ok {
+			t.Errorf("BudgetOf(%v) = %d, %v, true; want no budget", c, l, w)
+		}
+	}
+}
+
 // TestWorstCaseWindowEdge runs the window-edge attack (bursts of 10 at
 // 990 ms and 1 s, 2.99 s and 3 s, …) for 10 s through all six kinds on the
 // same budget, 10 per second.

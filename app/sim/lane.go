@@ -106,6 +106,47 @@ func SameBudget(kind limiter.Kind, limit int, window time.Duration) (limiter.Con
 	return c, nil
 }
 
+// BudgetOf is SameBudget's inverse: the "limit per window" that config c
+// enforces. A token bucket or GCRA of rate r and burst b is b per b/r (to the
+// nanosecond), a leaky bucket of capacity c leaking 1 per i is c per the
+// roundest window that SameBudget turns into i (12 per 1 s leaks 1 per
+// 83.333333 ms, truncated, and gives back 1 s, not 999.999996 ms), and a
+// window strategy is its limit per its window. ok is false when c has
+// no such budget: a bucket of rate 0 or +Inf, or of burst or capacity 0.
+func BudgetOf(c limiter.Config) (limit int, window time.Duration, ok bool) {
+	switch c.Kind {
+	case limiter.KindTokenBucket, limiter.KindGCRA:
+		if c.Burst < 1 || !(c.Rate > 0) || math.IsInf(c.Rate, 1) {
+			return 0, 0, false
+		}
+		w := math.Round(float64(c.Burst) / c.Rate * 1e9)
+		if w < 1 || w > float64(limiter.MaxWindow) {
+			return 0, 0, false
+		}
+		return c.Burst, time.Duration(w), true
+	case limiter.KindLeakyBucket:
+		if c.Capacity < 1 || c.LeakInterval < 1 || c.LeakInterval > limiter.MaxWindow/time.Duration(c.Capacity) {
+			return 0, 0, false
+		}
+		// SameBudget's window/capacity truncated to i: any window in
+		// [c·i, c·i + c − 1]; the one with the most trailing zeros.
+		lo := c.LeakInterval * time.Duration(c.Capacity)
+		hi := lo + time.Duration(c.Capacity-1)
+		for p := time.Duration(1e18); p > 1; p /= 10 {
+			if m := (lo + p - 1) / p * p; m <= hi && m >= lo {
+				return c.Capacity, m, true
+			}
+		}
+		return c.Capacity, lo, true
+	case limiter.KindFixedWindow, limiter.KindSlidingWindowLog, limiter.KindSlidingWindowCounter:
+		if c.Limit < 1 || c.Window < 1 {
+			return 0, 0, false
+		}
+		return c.Limit, c.Window, true
+	}
+	return 0, 0, false
+}
+
 // Record is one decision of one lane.
 type Record struct {
 	At      Instant
