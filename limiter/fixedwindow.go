@@ -89,7 +89,7 @@ func (fw *FixedWindow) allowLocked(now Instant, n int) Decision {
 	switch {
 	case int64(n) > fw.limit:
 		d.RetryAfter = Never
-	case n > 0 && count+int64(n) > fw.limit: // a peek is allowed even above a lowered limit
+	case n > 0 && int64(n) > fw.limit-count: // count+n > limit, which could overflow; a peek is allowed even above a lowered limit
 		d.RetryAfter = untilNext
 	default:
 		d.Allowed = true

@@ -367,6 +367,23 @@ func TestFixedWindow(t *testing.T) {
 	wantDecision(t, "3 in the longer window", mustAllow(t, fw, 9*time.Second, 3), limiter.Decision{Allowed: true, Limit: 5, Remaining: 0, ResetAfter: time.Second})
 }
 
+// A limit near the largest int: count + n overflowed, and a request past the
+// limit was admitted with a negative count.
+func TestFixedWindowHugeLimit(t *testing.T) {
+	for _, limit := range []int{1 << 62, math.MaxInt} {
+		fw, err := limiter.NewFixedWindow(limit, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantDecision(t, "the whole limit", mustAllow(t, fw, 0, limit), limiter.Decision{Allowed: true, Limit: limit, Remaining: 0, ResetAfter: time.Second})
+		wantDecision(t, "one more", mustAllow(t, fw, 0, 1), limiter.Decision{Limit: limit, Remaining: 0, RetryAfter: time.Second, ResetAfter: time.Second})
+		wantDecision(t, "the limit again", mustAllow(t, fw, 500*msec, limit), limiter.Decision{Limit: limit, Remaining: 0, RetryAfter: 500 * msec, ResetAfter: 500 * msec})
+		if got := fw.State(0).Count; got != limit {
+			t.Errorf("limit %d: count %d, want %d", limit, got, limit)
+		}
+	}
+}
+
 func TestSlidingWindowLog(t *testing.T) {
 	sl, _ := limiter.NewSlidingWindowLog(3, time.Second)
 	for _, at := range []time.Duration{0, 100 * msec, 200 * msec} {
