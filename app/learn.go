@@ -41,7 +41,7 @@ const (
 
 func (p *learn) OnNav(ctx app.Context) {
 	u := ctx.Page().URL()
-	q, _ := sim.ParseLink(u.RawQuery) // what cannot be read is left out, as an unknown part
+	q, linkErr := sim.ParseLink(u.RawQuery) // what cannot be read is left out, and said below
 	p.mode, p.lesson, p.notice = modeLessons, "", ""
 	var notes []string
 	badLesson := false
@@ -69,6 +69,9 @@ func (p *learn) OnNav(ctx app.Context) {
 			where = "showing the " + p.mode + "."
 		}
 		notes = append([]string{fmt.Sprintf("There is no lesson %s; %s", clip(q.Get("lesson")), where)}, notes...)
+	}
+	if linkErr != nil {
+		notes = append([]string{"Part of this link could not be read (" + linkErr.Error() + "); that part was ignored."}, notes...)
 	}
 	defer func() { p.notice = strings.Join(notes, " ") }()
 	if app.IsClient {
@@ -104,6 +107,11 @@ func (p *learn) OnNav(ctx app.Context) {
 			why = "The " + e
 		}
 		notes = append(notes, why+"; using the default seed "+strconv.FormatUint(seed, 10)+", so everyone who opens this link gets the same questions.")
+	case !q.Has("seed") && linkErr != nil:
+		// The unreadable part may have been the seed: the default one, so
+		// that everyone who opens this link still gets the same questions.
+		seed = sim.DefaultSetup().Seed
+		notes = append(notes, "Using the default seed "+strconv.FormatUint(seed, 10)+", so everyone who opens this link gets the same questions.")
 	case !q.Has("seed"):
 		// A fresh seed. In milliseconds: the browser's clock has no finer
 		// grain, so UnixNano % 100000 was always 0, and every fresh quiz

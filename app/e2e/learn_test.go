@@ -749,6 +749,12 @@ func testLearnBadLinks(p *page) {
 	f = p.freshLearn(p.base + "/learn?mode=quiz&seed=1e3")
 	f.waitText("#quiz-seed", "seed 1000")
 	f.waitCount("#learn-notice", 0)
+	// A part the browser cannot decode (a bad %-escape) is said, and the
+	// seed it may have been is the default one (it was a fresh seed, with
+	// no word).
+	f = p.freshLearn(p.base + "/learn?mode=quiz&seed=%ZZ")
+	f.waitText("#learn-notice", "⚠ Part of this link could not be read (invalid URL escape \"%ZZ\"); that part was ignored. Using the default seed 1, so everyone who opens this link gets the same questions.")
+	f.waitText("#quiz-seed", "seed 1")
 	f = p.freshLearn(p.base + "/learn?mode=quiz&seed=-1")
 	f.waitText("#learn-notice", "⚠ The seed \"-1\" is negative; want 0 to 18446744073709551615; using the default seed 1, so everyone who opens this link gets the same questions.")
 	f.waitText("#quiz-seed", "seed 1")
