@@ -97,7 +97,7 @@ var sources = []Source{
 		{Label: "window index: ⌊now ÷ window⌋", Text: "idx := floorDiv(int64(now), int64(fw.window))"},
 		{Label: "a new window starts at count 0", Text: "if !fw.used || idx != fw.index {"},
 		{Label: "more than a window can ever hold: never", Text: "case int64(n) > fw.limit:", When: []Outcome{Never}},
-		{Label: "the test: count + n > limit denies", Text: "case n > 0 && count+int64(n) > fw.limit:", When: []Outcome{Denied}},
+		{Label: "the test: count + n > limit denies", Text: "case n > 0 && int64(n) > fw.limit-count:", When: []Outcome{Denied}},
 		{Label: "retry after: until the next window", Text: "d.RetryAfter = untilNext", When: []Outcome{Denied}},
 		{Label: "admitted: counted in this window", Text: "fw.used, fw.last, fw.index, fw.count = true, at, idx, count", When: []Outcome{Allowed}},
 	}}}},
