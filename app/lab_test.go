@@ -2,7 +2,10 @@ package main
 
 import (
 	"math"
+	"net/url"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -371,5 +374,103 @@ func TestFormatWorstOpenWindow(t *testing.T) {
 	}
 	if got := formatWorst(limiter.KindGCRA, sim.WorstCase{Window: time.Second}, 0); got != "GCRA: nothing admitted yet" {
 		t.Errorf("nothing admitted: %q", got)
+	}
+}
+
+// TestLinkTakesWhatFieldsTake: a link's lane and client take exactly what
+// the page's own fields take, from one definition (sim.LaneRanges,
+// sim.PatternRanges, sim.WeightRange): a value just outside a field's range
+// is refused by the field and by a link, and a lane's range ends are taken
+// by both. A lane's number above its range is refused by both in the same
+// words. A link's lane far out of its fields' range froze the tab.
+func TestLinkTakesWhatFieldsTake(t *testing.T) {
+	// text is field value v of range r written as a link writes it.
+	text := func(r sim.Range, v float64) string {
+		if r.Dur != 0 {
+			return time.Duration(math.Round(v * float64(r.Dur))).String()
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	outside := func(p Param) []float64 {
+		lo, hi := p.Min/2, p.Max*2
+		if p.Integer || p.Min == 0 {
+			lo = p.Min - 1
+		}
+		if p.Integer {
+			hi = p.Max + 1
+		}
+		return []float64{lo, hi}
+	}
+	check := func(what, key, value string, r sim.Range, p Param, v float64) {
+		t.Helper()
+		in := v >= p.Min && v <= p.Max
+		_, ferr := p.Parse(num(v))
+		_, lerr := sim.DecodeSetup(url.Values{key: {value}})
+		switch {
+		case in && (ferr != nil || lerr != nil):
+			t.Errorf("%s %s = %s, in range: field %v; link %s=%s: %v", what, p.Name, num(v), ferr, key, value, lerr)
+		case !in && (ferr == nil || lerr == nil):
+			t.Errorf("%s %s = %s, out of range: field %v; link %s=%s: %v", what, p.Name, num(v), ferr, key, value, lerr)
+		case !in && key == "lane" && v > p.Max && r.Dur == 0:
+			if !strings.Contains(lerr.Error(), ": "+ferr.Error()+";") {
+				t.Errorf("%s %s = %s: link says %q; want the field's %q", what, p.Name, num(v), lerr, ferr)
+			}
+		}
+	}
+	base := map[limiter.Kind][2]float64{limiter.KindTokenBucket: {10, 10}, limiter.KindGCRA: {10, 10}, limiter.KindLeakyBucket: {10, 100},
+		limiter.KindFixedWindow: {10, 1}, limiter.KindSlidingWindowLog: {10, 1}, limiter.KindSlidingWindowCounter: {10, 1}}
+	for _, k := range limiter.Kinds {
+		rs := sim.LaneRanges(k)
+		for i, lp := range laneParams(0, k) {
+			for _, v := range append(outside(lp.Param), lp.Min, lp.Max) {
+				vals := base[k]
+				vals[i] = v
+				check(string(k), "lane", string(k)+","+text(rs[0], vals[0])+","+text(rs[1], vals[1]), rs[i], lp.Param, v)
+			}
+		}
+	}
+	pbase := map[sim.PatternKind][]float64{sim.PatternSteady: {5}, sim.PatternPoisson: {5}, sim.PatternOnOff: {5, 1000, 1000},
+		sim.PatternRamp: {1, 5, 1000}, sim.PatternEdge: {5, 1000, 10}}
+	for _, k := range sim.PatternKinds {
+		rs := sim.PatternRanges(k)
+		for i, pp := range patternParams(0, k) {
+			for _, v := range outside(pp.Param) {
+				vals := slices.Clone(pbase[k])
+				vals[i] = v
+				link := "a,1,," + string(k)
+				for j, x := range vals {
+					link += "," + text(rs[j], x)
+				}
+				check(string(k), "client", link, rs[i], pp.Param, v)
+			}
+		}
+	}
+	weight := fieldOf(sim.WeightRange, "", 0, false)
+	for _, v := range outside(weight) {
+		check("client", "client", "a,"+text(sim.WeightRange, v)+",,none", sim.WeightRange, weight, v)
+	}
+}
+
+// A lane switched to another strategy keeps its own budget only when the
+// new strategy's fields take it: a token bucket of 0.00001/s, burst 10, is
+// 10 per 1,000,000 s, a window its field (and so a link) refuses; it takes
+// the "Same budget" fields' instead, and the page's link opens as it is.
+func TestLaneKindSwitchStaysInFields(t *testing.T) {
+	m := newLabModel()
+	m.loadSetup(map[string][]string{"lane": {"token_bucket,0.00001,10", "token_bucket,5,10"}})
+	if len(m.linkErrs) != 0 {
+		t.Fatal(m.linkErrs)
+	}
+	m.setLaneKind(0, limiter.KindFixedWindow)
+	m.setLaneKind(1, limiter.KindFixedWindow)
+	lanes := m.lab.Setup().Lanes
+	if got, want := lanes[0].Config.String(), "fixed window: 10 per 1s"; got != want {
+		t.Errorf("lane 1 switched: %s; want %s (the same budget)", got, want)
+	}
+	if got, want := lanes[1].Config.String(), "fixed window: 10 per 2s"; got != want {
+		t.Errorf("lane 2 switched: %s; want %s (its own budget)", got, want)
+	}
+	if _, err := sim.DecodeSetup(m.lab.Setup().Values()); err != nil {
+		t.Errorf("the page's link: %v", err)
 	}
 }

@@ -42,14 +42,15 @@ func (c *labControls) OnDismount() { c.M.redrawControls = nil }
 func (c *labControls) Render() app.UI {
 	m := c.M
 	s := m.lab.Setup()
+	budget := sim.LaneRanges(limiter.KindFixedWindow) // limit per window
 	return app.Elem("aside").Class("lab-controls").Body(
 		app.Elem("section").Class("card").Attr("aria-label", "Lanes").Body(
 			app.Elem("h2").Text("Same budget"),
 			app.Elem("p").Class("explain").Text("Set every lane to the same nominal limit, so the differences come from the algorithm alone."),
 			app.Elem("div").Class("row").Body(
-				m.invalid(app.ElemSelfClosing("input").Attr("type", "number").ID("budget-limit").Class("num").Attr("min", 1).Attr("max", 10000).Attr("step", 1.0).Attr("value", m.budgetL).Attr("aria-label", "Budget: requests"), "budget"),
+				m.invalid(app.ElemSelfClosing("input").Attr("type", "number").ID("budget-limit").Class("num").Attr("min", budget[0].Min).Attr("max", budget[0].Max).Attr("step", 1.0).Attr("value", m.budgetL).Attr("aria-label", "Budget: requests"), "budget"),
 				app.Elem("span").Class("inline-label").Text("requests per"),
-				m.invalid(app.ElemSelfClosing("input").Attr("type", "number").ID("budget-window").Class("num").Attr("min", 0.001).Attr("max", 86400).Attr("step", 0.001).Attr("value", num(m.budgetW.Seconds())).Attr("aria-label", "Budget: window (s)"), "budget"),
+				m.invalid(app.ElemSelfClosing("input").Attr("type", "number").ID("budget-window").Class("num").Attr("min", budget[1].Min).Attr("max", budget[1].Max).Attr("step", 0.001).Attr("value", num(m.budgetW.Seconds())).Attr("aria-label", "Budget: window (s)"), "budget"),
 				app.Elem("span").Class("inline-label").Text("s"),
 				app.Elem("button").ID("budget-apply").Class("btn primary").Text("Apply to all lanes").OnClick(c.onBudget),
 			),
@@ -98,12 +99,13 @@ func (c *labControls) onBudget(ctx app.Context, e app.Event) {
 	doc := app.Window().Get("document")
 	lt := fieldText(doc.Call("getElementById", "budget-limit"))
 	wt := fieldText(doc.Call("getElementById", "budget-window"))
-	l, err := (Param{Name: "limit", Unit: "requests", Min: 1, Max: 10000, Integer: true}).Parse(lt)
+	r := sim.LaneRanges(limiter.KindFixedWindow) // limit per window, as a window lane's fields
+	l, err := fieldOf(r[0], "", 0, false).Parse(lt)
 	if err != nil {
 		c.M.setErr("budget", err)
 		return
 	}
-	w, err := (Param{Name: "window", Unit: "s", Min: 0.001, Max: 86400}).Parse(wt)
+	w, err := fieldOf(r[1], "", 0, false).Parse(wt)
 	if err != nil {
 		c.M.setErr("budget", err)
 		return
@@ -402,9 +404,9 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 		app.Elem("div").Class("row tight").Body(
 			app.Elem("label").Class("field").Body(
 				app.Elem("span").Text("weight"),
-				m.invalid(app.ElemSelfClosing("input").Attr("type", "number").ID(id+"-weight").Class("num small").Attr("min", 0).Attr("step", "any").Attr("value", num(cl.Weight)), id+"-weight").
+				m.invalid(app.ElemSelfClosing("input").Attr("type", "number").ID(id+"-weight").Class("num small").Attr("min", sim.WeightRange.Min).Attr("max", sim.WeightRange.Max).Attr("step", "any").Attr("value", num(cl.Weight)), id+"-weight").
 					OnChange(edit(id+"-weight", func(c *sim.Client) error {
-						v, err := (Param{Name: "weight", Unit: "×", Min: 0.001, Max: sim.MaxRate}).Parse(fieldText(app.Window().Get("document").Call("getElementById", id+"-weight")))
+						v, err := fieldOf(sim.WeightRange, "", 0, false).Parse(fieldText(app.Window().Get("document").Call("getElementById", id+"-weight")))
 						c.Weight = v
 						return err
 					}), id),

@@ -377,7 +377,8 @@ func (v *labLanes) legend(l *sim.Lab, setup sim.Setup, rmax float64) app.UI {
 		app.Elem("span").ID("rate-scale").Text("rate scale 0–"+num(rmax)+"/s"),
 		app.Elem("label").Class("inline-label").Body(
 			app.Text("state of client "),
-			app.Elem("select").ID("focus").Class("select").Body(opts...).OnChange(func(ctx app.Context, e app.Event) {
+			// Its width is bounded (web/app.css): a name can be long.
+			app.Elem("select").ID("focus").Class("select").Title(focus).Body(opts...).OnChange(func(ctx app.Context, e app.Event) {
 				f := fieldText(ctx.JSSrc())
 				err := m.lab.SetFocus(f) // the live lab too, so the link carries it
 				if m.scrub != nil && err == nil {
@@ -915,7 +916,7 @@ func (e *laneEditor) param(lp laneParam, c limiter.Config) app.UI {
 						m.setLaneParam(i, which, p.FromSlider(x))
 					}
 				}, p.ID, p.Name), // a new strategy brings other parameters under the same ids
-			followMessage(infPlaceholder(app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num small").Attr("step", "any").Attr("value", num(val)).Attr("aria-label", p.Name+" ("+p.Unit+")"), val),
+			followMessage(app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num small").Attr("step", "any").Attr("value", num(val)).Attr("aria-label", p.Name+" ("+p.Unit+")"),
 				m.errs, p, func(err error) { m.setErr(p.ID, err); m.changed() }).
 				OnChange(func(ctx app.Context, ev app.Event) {
 					x, err := p.Parse(fieldText(ctx.JSSrc()))
@@ -937,8 +938,14 @@ type totalsSnap struct {
 	Lanes   []string
 	Totals  []sim.Counts
 	Rows    []totalsRow
-	Top     []string
+	Top     []totalsTop
 	Clients int
+}
+
+// totalsTop is the client a lane throttles most ("" for nobody) and what
+// follows its name (": 3 of 5 denied", or "nobody denied").
+type totalsTop struct {
+	Client, Text string
 }
 
 type totalsRow struct {
@@ -1003,10 +1010,10 @@ func snapTotals(l *sim.Lab) *totalsSnap {
 	}
 	for i := range lanes {
 		if top[i] == "" {
-			s.Top = append(s.Top, "nobody denied")
+			s.Top = append(s.Top, totalsTop{Text: "nobody denied"})
 		} else {
 			c := lanes[i].Client(top[i])
-			s.Top = append(s.Top, top[i]+": "+strconv.FormatInt(c.Denied, 10)+" of "+strconv.FormatInt(c.Allowed+c.Denied, 10)+" denied")
+			s.Top = append(s.Top, totalsTop{top[i], ": " + strconv.FormatInt(c.Denied, 10) + " of " + strconv.FormatInt(c.Allowed+c.Denied, 10) + " denied"})
 		}
 	}
 	return s
@@ -1039,13 +1046,22 @@ func (t *labTotals) Render() app.UI {
 	for _, c := range s.Totals {
 		total = append(total, cell(c))
 	}
+	// A trace's client names may be of any length (an IPv6 address has up
+	// to 45 characters, a file anything): each is cut with an ellipsis
+	// (web/app.css) and whole in its title, so a long one does not widen
+	// the table beyond a phone's screen.
+	name := func(n string) app.UI { return app.Elem("span").Class("client-name").Title(n).Text(n) }
 	top := []app.UI{app.Elem("th").Text("throttles most")}
 	for _, x := range s.Top {
-		top = append(top, app.Elem("td").Class("small").Text(x))
+		if x.Client == "" {
+			top = append(top, app.Elem("td").Class("small").Text(x.Text))
+		} else {
+			top = append(top, app.Elem("td").Class("small").Body(name(x.Client), app.Text(x.Text)))
+		}
 	}
 	rows := []app.UI{app.Elem("tr").Class("total").Body(total...), app.Elem("tr").Class("top").Body(top...)}
 	for _, r := range s.Rows {
-		tds := []app.UI{app.Elem("th").Class("mono").Text(r.Client)}
+		tds := []app.UI{app.Elem("th").Class("mono").Body(name(r.Client))}
 		for _, c := range r.Cells {
 			tds = append(tds, cell(c))
 		}
@@ -1063,14 +1079,4 @@ func (t *labTotals) Render() app.UI {
 			app.Elem("table").ID("totals").Body(app.Elem("thead").Body(app.Elem("tr").Body(head...)), app.Elem("tbody").Body(rows...)),
 		),
 	)
-}
-
-// infPlaceholder shows ∞ in a number field whose value is +Inf (a link can
-// give a lane an unlimited rate), which a number field cannot hold: it was
-// blank while the lane's config line said +Inf/s.
-func infPlaceholder(in app.HTMLElemSelfClosing, v float64) app.HTMLElemSelfClosing {
-	if math.IsInf(v, 1) {
-		return in.Attr("placeholder", "∞")
-	}
-	return in
 }

@@ -382,34 +382,39 @@ type laneParam struct {
 }
 
 // laneParams returns the two parameters of kind, with element ids for lane i.
-// Their ranges hold every lane the same budget makes (limit 1 to 10000 per
-// 0.001 to 86400 s): a rate of 1/86400 to 10^7 tokens/s, a leak interval of
-// 0.0001 ms to 24 h, so a value the lab set can be typed back.
+// Their ranges are sim.LaneRanges, which a link's lane is held to as well.
 func laneParams(i int, k limiter.Kind) [2]laneParam {
 	id := func(s string) string { return "lane-" + strconv.Itoa(i) + "-" + s }
+	r := sim.LaneRanges(k)
 	switch k {
 	case limiter.KindTokenBucket, limiter.KindGCRA:
 		return [2]laneParam{
-			{Param{ID: id("p1"), Name: "rate", Unit: "tokens/s", Min: 0.00001, Max: 1e7, Step: 0.00001, Log: true},
+			{fieldOf(r[0], id("p1"), 0.00001, true),
 				func(c limiter.Config) float64 { return c.Rate }, func(c *limiter.Config, v float64) { c.Rate = v }},
-			{Param{ID: id("p2"), Name: "burst", Unit: "tokens", Min: 1, Max: 10000, Step: 1, Integer: true, Log: true},
+			{fieldOf(r[1], id("p2"), 1, true),
 				func(c limiter.Config) float64 { return float64(c.Burst) }, func(c *limiter.Config, v float64) { c.Burst = int(v) }},
 		}
 	case limiter.KindLeakyBucket:
 		return [2]laneParam{
-			{Param{ID: id("p1"), Name: "capacity", Unit: "requests", Min: 1, Max: 10000, Step: 1, Integer: true, Log: true},
+			{fieldOf(r[0], id("p1"), 1, true),
 				func(c limiter.Config) float64 { return float64(c.Capacity) }, func(c *limiter.Config, v float64) { c.Capacity = int(v) }},
-			{Param{ID: id("p2"), Name: "leak interval", Unit: "ms", Min: 0.0001, Max: 86400000, Step: 0.000001, Log: true},
+			{fieldOf(r[1], id("p2"), 0.000001, true),
 				func(c limiter.Config) float64 { return c.LeakInterval.Seconds() * 1000 },
 				func(c *limiter.Config, v float64) { c.LeakInterval = time.Duration(math.Round(v * 1e6)) }},
 		}
 	}
 	return [2]laneParam{
-		{Param{ID: id("p1"), Name: "limit", Unit: "requests", Min: 1, Max: 10000, Step: 1, Integer: true, Log: true},
+		{fieldOf(r[0], id("p1"), 1, true),
 			func(c limiter.Config) float64 { return float64(c.Limit) }, func(c *limiter.Config, v float64) { c.Limit = int(v) }},
-		{Param{ID: id("p2"), Name: "window", Unit: "s", Min: 0.001, Max: 86400, Step: 0.001, Log: true},
+		{fieldOf(r[1], id("p2"), 0.001, true),
 			func(c limiter.Config) float64 { return c.Window.Seconds() }, func(c *limiter.Config, v float64) { c.Window = Seconds(v) }},
 	}
+}
+
+// fieldOf is the field of range r (its term, unit and bounds are sim's),
+// with element id, step and slider scale.
+func fieldOf(r sim.Range, id string, step float64, log bool) Param {
+	return Param{ID: id, Name: r.Name, Unit: r.Unit, Min: r.Min, Max: r.Max, Step: step, Integer: r.Integer, Log: log}
 }
 
 // setLaneParam sets parameter p (0 or 1) of lane i to v; a value the
@@ -431,7 +436,10 @@ func (m *labModel) setLaneKind(i int, k limiter.Kind) {
 	spec := m.lab.Setup().Lanes[i]
 	c, err := sim.SameBudget(k, m.budgetL, m.budgetW)
 	if l, w, ok := sim.BudgetOf(spec.Config); ok {
-		if own, e := sim.SameBudget(k, l, w); e == nil {
+		// Only within the new kind's fields (which a link is held to): a
+		// token bucket of 0.00001/s and burst 10 is 10 per 11.6 days, a
+		// window its field would refuse.
+		if own, e := sim.SameBudget(k, l, w); e == nil && sim.CheckLane(own) == nil {
 			c, err = own, nil
 		}
 	}
@@ -515,38 +523,43 @@ func fromMs(v float64) time.Duration {
 	return time.Duration(math.Round(v * 1e6))
 }
 
+// patternParams are the fields of pattern k for client j. Their ranges are
+// sim.PatternRanges, which a link's client is held to as well; the rate
+// times the weight is checked by sim (Client.validate), with a message
+// naming both.
 func patternParams(j int, k sim.PatternKind) []patternParam {
 	id := func(s string) string { return "client-" + strconv.Itoa(j) + "-" + s }
-	// The ranges are sim's (Client.validate): a rate above 0 (a ramp's ends
-	// may be 0), phases and windows of at least 1 ms, a gap above 0; the
-	// rate times the weight is checked there, with a message naming both.
-	rate := patternParam{Param{ID: id("rate"), Name: "rate", Unit: "req/s", Min: 0.001, Max: sim.MaxRate, Step: 0.001},
+	r := sim.PatternRanges(k)
+	if len(r) == 0 { // clicks only
+		return nil
+	}
+	param := func(i int, key string, step float64) Param { return fieldOf(r[i], id(key), step, false) }
+	rate := patternParam{param(0, "rate", 0.001),
 		func(p sim.Pattern) float64 { return p.Rate }, func(p *sim.Pattern, v float64) { p.Rate = v }}
 	switch k {
 	case sim.PatternSteady, sim.PatternPoisson:
 		return []patternParam{rate}
 	case sim.PatternOnOff:
 		return []patternParam{rate,
-			{Param{ID: id("on"), Name: "on", Unit: "ms", Min: 1, Max: 86400000, Step: 0.001},
+			{param(1, "on", 0.001),
 				func(p sim.Pattern) float64 { return msOf(p.On) }, func(p *sim.Pattern, v float64) { p.On = fromMs(v) }},
-			{Param{ID: id("off"), Name: "off", Unit: "ms", Min: 0, Max: 86400000, Step: 0.001},
+			{param(2, "off", 0.001),
 				func(p sim.Pattern) float64 { return msOf(p.Off) }, func(p *sim.Pattern, v float64) { p.Off = fromMs(v) }},
 		}
 	case sim.PatternRamp:
-		rate.Min = 0
 		return []patternParam{rate,
-			{Param{ID: id("to"), Name: "to", Unit: "req/s", Min: 0, Max: sim.MaxRate, Step: 0.001},
+			{param(1, "to", 0.001),
 				func(p sim.Pattern) float64 { return p.To }, func(p *sim.Pattern, v float64) { p.To = v }},
-			{Param{ID: id("ramp"), Name: "over", Unit: "ms", Min: 1, Max: 86400000, Step: 0.001},
+			{param(2, "ramp", 0.001),
 				func(p sim.Pattern) float64 { return msOf(p.Ramp) }, func(p *sim.Pattern, v float64) { p.Ramp = fromMs(v) }},
 		}
 	case sim.PatternEdge:
 		return []patternParam{
-			{Param{ID: id("size"), Name: "burst", Unit: "req", Min: 1, Max: sim.MaxRate, Step: 1, Integer: true},
+			{param(0, "size", 1),
 				func(p sim.Pattern) float64 { return float64(p.Size) }, func(p *sim.Pattern, v float64) { p.Size = int(v) }},
-			{Param{ID: id("window"), Name: "window", Unit: "ms", Min: 1, Max: 86400000, Step: 0.001},
+			{param(1, "window", 0.001),
 				func(p sim.Pattern) float64 { return msOf(p.Window) }, func(p *sim.Pattern, v float64) { p.Window = fromMs(v) }},
-			{Param{ID: id("gap"), Name: "gap", Unit: "ms", Min: 0.001, Max: 86400000, Step: 0.001},
+			{param(2, "gap", 0.001),
 				func(p sim.Pattern) float64 { return msOf(p.Gap) }, func(p *sim.Pattern, v float64) { p.Gap = fromMs(v) }},
 		}
 	}

@@ -51,6 +51,59 @@ func TestLab(t *testing.T) {
 	t.Run("ClientFieldMessages", func(t *testing.T) { p.t = t; testLabClientMessages(p) })
 	t.Run("CopyLink", func(t *testing.T) { p.t = t; testLabCopy(p) })
 	t.Run("LinkCarriesChoices", func(t *testing.T) { p.t = t; testLabLinkChoices(p) })
+	t.Run("LongTraceNames", func(t *testing.T) { p.t = t; testLabLongTraceNames(p) })
+}
+
+// testLabLongTraceNames: a trace's client names may be of any length (an
+// IPv6 address has up to 45 characters; a file anything): at 390 px, names
+// of 300 and 60,000 characters do not make the page scroll sideways (the
+// "state of client" menu and the per-client totals took their width). The
+// menu is bounded and the table cuts each name with an ellipsis; the full
+// name is in a title.
+func testLabLongTraceNames(p *page) {
+	f := p.fresh(p.base + "/lab")
+	f.waitValue("#client-0-pattern", "poisson")
+	f.pauseLab()
+	f.do(chromedp.EmulateViewport(390, 844))
+	defer f.do(chromedp.EmulateViewport(1360, 940))
+	for _, n := range []int{300, 60000} {
+		name := strings.Repeat("h", n)
+		path := filepath.Join(f.t.TempDir(), "long.csv")
+		if err := os.WriteFile(path, []byte("t_ms,client\n0,"+name+"\n5,"+name+"\n10,2001:db8::1\n"), 0o644); err != nil {
+			f.t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(f.ctx, 20*time.Second)
+		err := chromedp.Do(ctx, chromedp.SetUploadFiles("#trace-file", []string{path}))
+		cancel()
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		f.waitText("#trace-status", "Replaying: long.csv (3 requests, 2 clients)remove")
+		f.click("#run-trace")
+		f.poll(fmt.Sprintf("the %d-character name in the totals", n), "true", func() string {
+			return f.eval(`String([...document.querySelectorAll("#totals .client-name")].some(e => e.title.length === ` + strconv.Itoa(n) + `))`)
+		})
+		f.setSelect("focus", name)
+		f.poll(fmt.Sprintf("menu's title with the %d-character name", n), strconv.Itoa(n), func() string {
+			return f.eval(`String(document.getElementById("focus").title.length)`)
+		})
+		width := func() string {
+			w := f.eval(`String(document.documentElement.scrollWidth)`)
+			if v, _ := strconv.Atoi(w); v <= 390 {
+				return "at most 390"
+			}
+			return w
+		}
+		f.poll(fmt.Sprintf("page width at 390 px with a %d-character name", n), "at most 390", width)
+		// The name's cell is cut, not the page's width (10rem).
+		if got := f.eval(`String(Math.max(...[...document.querySelectorAll("#totals .client-name")].map(e => e.getBoundingClientRect().width)) <= 170)`); got != "true" {
+			f.t.Errorf("with a %d-character name, a name in the totals is wider than 170 px", n)
+		}
+		if got := f.eval(`String(document.getElementById("focus").getBoundingClientRect().right <= 390)`); got != "true" {
+			f.t.Errorf("with a %d-character name, the menu reaches past 390 px", n)
+		}
+	}
+	f.screenshot("lab-long-trace-names.png")
 }
 
 // testLabLinkChoices: the link carries the client whose state is drawn, the
@@ -467,10 +520,41 @@ func testLabTamperedLink(p *page) {
 	h.waitCount(".lane[id^=lane-]", 2)
 	h.waitText("#lane-0-tier-pro", "tier pro: fixed window: 50 per 1 s")
 	h.waitGone("#link-errors")
-	// An unlimited rate from a link, which a number field cannot hold.
+	// An unlimited rate, which the rate field refuses, a link does too (it
+	// was taken, and the field left blank).
 	g := p.fresh(p.base + "/lab?lane=token_bucket,Inf,10")
-	g.waitText("#lane-0-config", "token bucket: +Inf/s, burst 10")
-	g.waitAttr("#lane-0-p1-num", "placeholder", "∞")
+	g.waitCount("#link-errors li", 1)
+	g.waitText("#link-errors li", "link: lane: lane 1: rate +Inf is out of range; want 0.00001 to 10000000 tokens/s; using the default lanes (all of them)")
+	g.waitText("#lane-0-config", "fixed window: 10 per 1 s")
+	// A lane far beyond its fields' range froze the tab (each 100 ms chart
+	// bucket copied a log of 16,777,216 per 24 h): refused, named with the
+	// range; the client and the speed are kept, and the clock runs.
+	z := p.fresh(p.base + "/lab?lane=sliding_window_log,16777216,24h&client=a,1,,steady,10000&speed=10")
+	z.waitCount("#link-errors li", 1)
+	z.waitText("#link-errors li", "link: lane: lane 1: limit 16777216 is out of range; want 1 to 10000 requests; using the default lanes (all of them)")
+	z.waitCount(".lane[id^=lane-]", 3)
+	z.waitText("#lane-1-config", "sliding window log: 10 per 1 s")
+	z.waitValue("#client-0-name", "a")
+	z.waitValue("#speed", "10")
+	z.pollFor(15*time.Second, "the clock runs past 1 s", "true", func() string { return strconv.FormatBool(z.clockMs() > 1000) })
+	z.pauseLab()
+	// A tier inside a lane is held to tier='s rules: at 10000× it was
+	// taken, the page's link then said tier=pro,10000, which it refused,
+	// and adding a lane failed.
+	tl := p.fresh(p.base + "/lab?lane=fixed_window,10,1s;pro=fixed_window,100000,1s&client=alice,1,pro,steady,5")
+	tl.waitCount("#link-errors li", 1)
+	tl.waitText("#link-errors li", "link: lane: lane 1: tier pro is fixed window: 100000 per 1s, 10000× the lane's fixed window: 10 per 1s; want at most 100×; using the default lanes (all of them)")
+	tl.waitCount(".lane[id^=lane-]", 3)
+	tl.waitCount("#lane-0-tier-pro", 0)
+	tl.waitValue("#client-0-tier", "pro")
+	if link := tl.eval(`document.getElementById("share-link").value`); strings.Contains(link, "tier=") {
+		tl.t.Errorf("share link %s names a tier", link)
+	}
+	tl.eval(`(() => { const el = document.getElementById("add-lane"); el.value = "gcra"; el.dispatchEvent(new Event("change", {bubbles: true})); return el.value; })()`)
+	tl.waitCount(".lane[id^=lane-]", 4)
+	tl.waitGone("#lanes-error")
+	tl = p.fresh(p.base + "/lab?lane=fixed_window,10,1s;default=fixed_window,50,1s")
+	tl.waitText("#link-errors li", `link: lane: lane 1: tier name "default" reads as no tier (a client's own lane budget); want another word; using the default lanes (all of them)`)
 	q := url.Values{
 		"lane":   {"token_bucket,-5,10", "fixed_window,10,1s"},
 		"client": {"bob,1,,steady,4"},

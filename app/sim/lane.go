@@ -25,14 +25,15 @@ func (s LaneSpec) configFor(tier string) limiter.Config {
 	return s.Config
 }
 
-// validate builds every Config once, returning the limiter's error.
+// validate builds every Config once, returning the limiter's error, and
+// checks the tiers' names (checkTierName).
 func (s LaneSpec) validate() error {
 	if _, err := limiter.New(s.Config); err != nil {
 		return err
 	}
 	for name, c := range s.Tiers {
-		if !isWord(name) {
-			return fmt.Errorf("tier name %q is not a word; want letters, digits, '-' or '_'", name)
+		if err := checkTierName(name); err != nil {
+			return err
 		}
 		if _, err := limiter.New(c); err != nil {
 			return fmt.Errorf("tier %s: %w", name, err)

@@ -152,7 +152,7 @@ func encodeConfig(c limiter.Config) string {
 
 func encodeClient(c Client) string {
 	p := c.Pattern
-	f := []string{c.Name, ftoa(c.Weight), c.Tier, string(p.Kind)}
+	f := []string{c.Name, ftoa(c.weight()), c.Tier, string(p.Kind)} // weight 0 means 1, which the weight field takes
 	switch p.Kind {
 	case PatternSteady, PatternPoisson:
 		f = append(f, ftoa(p.Rate))
@@ -168,8 +168,10 @@ func encodeClient(c Client) string {
 
 // DecodeSetup decodes query values written by Setup.Values. Each part (all
 // lanes, all clients, seed, speed, trace, worst) is decoded and validated on
-// its own: a malformed or tampered part falls back to DefaultSetup's and is
-// reported as a *PartError naming it; the other parts are kept. A missing
+// its own, the lanes and the clients also against the ranges of the page's
+// own fields (LaneRanges, PatternRanges, WeightRange): a malformed, tampered
+// or out-of-range part falls back to DefaultSetup's and is reported as a
+// *PartError naming it; the other parts are kept. A missing
 // part takes its default silently. The error joins every PartError (nil
 // when all parts were good).
 func DecodeSetup(q url.Values) (Setup, error) {
@@ -177,8 +179,16 @@ func DecodeSetup(q url.Values) (Setup, error) {
 	var errs []error
 	fail := func(part string, err error) { errs = append(errs, &PartError{Part: part, Err: err}) }
 
+	// The tiers first: a lane's tier that tier= gives is set at its
+	// multiple below, and one it does not give keeps its own multiple, which
+	// decodeLane checks as tier= would.
+	var tiers map[string]float64
+	var tierErr error
+	if vs, ok := q["tier"]; ok {
+		tiers, tierErr = decodeTiers(vs)
+	}
 	if vs, ok := q["lane"]; ok {
-		if lanes, err := decodeLanes(vs); err != nil {
+		if lanes, err := decodeLanes(vs, tiers); err != nil {
 			fail("lane", err)
 		} else {
 			s.Lanes = lanes
@@ -191,12 +201,10 @@ func DecodeSetup(q url.Values) (Setup, error) {
 			s.Clients = clients
 		}
 	}
-	if vs, ok := q["tier"]; ok {
-		if tiers, err := decodeTiers(vs); err != nil {
-			fail("tier", err)
-		} else {
-			s.Tiers = tiers
-		}
+	if tierErr != nil {
+		fail("tier", tierErr)
+	} else if tiers != nil {
+		s.Tiers = tiers
 	}
 	// A tier's multiple is the truth for every lane (as SetTier and a lane
 	// added later make it): a lane without the tier gets it, and a lane
@@ -305,7 +313,9 @@ func decodeTiers(vs []string) (map[string]float64, error) {
 	return tiers, nil
 }
 
-func decodeLanes(vs []string) ([]LaneSpec, error) {
+// decodeLanes decodes the lane values; tiers are the multiples tier= gives
+// (nil for none).
+func decodeLanes(vs []string, tiers map[string]float64) ([]LaneSpec, error) {
 	if len(vs) == 1 && vs[0] == "" {
 		return []LaneSpec{}, nil
 	}
@@ -315,7 +325,7 @@ func decodeLanes(vs []string) ([]LaneSpec, error) {
 	lanes := make([]LaneSpec, 0, len(vs))
 	var bad partErrors
 	for i, v := range vs {
-		spec, err := decodeLane(v)
+		spec, err := decodeLane(v, tiers)
 		if err != nil {
 			bad = append(bad, fmt.Errorf("lane %d: %w", i+1, err))
 			continue
@@ -343,10 +353,16 @@ func (e partErrors) Error() string {
 func (e partErrors) Unwrap() []error { return e }
 
 // decodeLane decodes one lane value, kind,p1,p2[;tier=kind,p1,p2]…, and
-// returns its first problem.
-func decodeLane(v string) (LaneSpec, error) {
+// returns its first problem. The lane's parameters are held to its fields'
+// ranges (LaneRanges), a tier's to up to MaxTierFactor times them
+// (tierRanges), and a tier's name to tier='s rules. A tier that tier= does
+// not give keeps its own multiple of the lane (the lab reads it from the
+// lanes, and a link of the page then gives it as tier=), so that multiple
+// is held to tier='s range too: above MaxTierFactor, the page wrote a
+// tier= that it refused, and adding a lane failed.
+func decodeLane(v string, tiers map[string]float64) (LaneSpec, error) {
 	parts := strings.Split(v, ";")
-	c, err := decodeConfig(parts[0])
+	c, err := decodeConfig(parts[0], LaneRanges)
 	if err != nil {
 		return LaneSpec{}, err
 	}
@@ -356,7 +372,10 @@ func decodeLane(v string) (LaneSpec, error) {
 		if !ok {
 			return LaneSpec{}, fmt.Errorf("tier %q has no '='; want name=kind,p1,p2", p)
 		}
-		tc, err := decodeConfig(cfg)
+		if err := checkTierName(name); err != nil {
+			return LaneSpec{}, err
+		}
+		tc, err := decodeConfig(cfg, tierRanges)
 		if err != nil {
 			return LaneSpec{}, fmt.Errorf("tier %s: %w", name, err)
 		}
@@ -366,6 +385,11 @@ func decodeLane(v string) (LaneSpec, error) {
 		if _, dup := spec.Tiers[name]; dup {
 			return LaneSpec{}, fmt.Errorf("tier %s appears twice; want it once", name)
 		}
+		if _, given := tiers[name]; !given {
+			if f := FactorOf(c, tc); !(f > 0 && f <= MaxTierFactor) {
+				return LaneSpec{}, fmt.Errorf("tier %s is %v, %s× the lane's %v; want at most %d×", name, tc, formatNum(f), c, MaxTierFactor)
+			}
+		}
 		spec.Tiers[name] = tc
 	}
 	if err := spec.validate(); err != nil {
@@ -374,7 +398,9 @@ func decodeLane(v string) (LaneSpec, error) {
 	return spec, nil
 }
 
-func decodeConfig(v string) (limiter.Config, error) {
+// decodeConfig decodes kind,p1,p2 and holds it to the limiter and then to
+// ranges of its kind.
+func decodeConfig(v string, ranges func(limiter.Kind) [2]Range) (limiter.Config, error) {
 	f := strings.Split(v, ",")
 	if len(f) != 3 {
 		return limiter.Config{}, fmt.Errorf("%q has %s; want kind,p1,p2", v, nFields(len(f)))
@@ -415,6 +441,9 @@ func decodeConfig(v string) (limiter.Config, error) {
 	if _, err := limiter.New(c); err != nil {
 		return limiter.Config{}, err
 	}
+	if err := checkConfig(c, ranges(c.Kind)); err != nil {
+		return limiter.Config{}, err
+	}
 	return c, nil
 }
 
@@ -438,6 +467,10 @@ func decodeClients(vs []string) ([]Client, error) {
 			bad = append(bad, err)
 			continue
 		}
+		if err := c.checkRanges(); err != nil { // and what the client's fields take
+			bad = append(bad, fmt.Errorf("client %d (%s): %w", i+1, c.Name, err))
+			continue
+		}
 		cs = append(cs, c)
 	}
 	if bad != nil {
@@ -452,6 +485,9 @@ func decodeClient(v string) (Client, error) {
 		return Client{}, fmt.Errorf("%q has %s; want name,weight,tier,pattern[,params]", v, nFields(len(f)))
 	}
 	c := Client{Name: f[0], Tier: f[2], Pattern: Pattern{Kind: PatternKind(f[3])}}
+	if c.Tier == "default" {
+		c.Tier = "" // as the client's tier field reads it: no tier, each lane's own budget
+	}
 	var err error
 	num := func(name, s string) float64 {
 		x, e := parseNum(name, s)

@@ -297,17 +297,163 @@ func TestNameLength(t *testing.T) {
 }
 
 // A tier multiple a lane cannot hold is named, with what happens instead.
+// (The lane was a sliding window log of 1,000,000 per 1 s at 100×: that lane
+// is now out of its limit field's range, and refused as a whole.)
 func TestLinkTierTooLargeForLane(t *testing.T) {
-	q, _ := ParseLink("lane=sliding_window_log,1000000,1s&lane=fixed_window,10,1s&tier=pro,100")
+	q, _ := ParseLink("lane=token_bucket,0.07169,8176&lane=fixed_window,10,1s&tier=pro,0.3")
 	s, err := DecodeSetup(q)
-	want := "link: lane 1: tier pro at 100×: tier factor 100: limiter: limit 100000000 is above 16777216; want at most 16777216 (the log holds one instant per unit: use a sliding window counter for large limits); that lane has no tier pro"
+	want := "link: lane 1: tier pro at 0.3×: tier factor 0.3: limiter: burst 2453 at rate 0.021507000000000002 overflows the exact arithmetic; want burst <= 2305 at this rate; that lane has no tier pro"
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v\nwant %s", err, want)
 	}
 	if _, ok := s.Lanes[0].Tiers["pro"]; ok {
 		t.Error("lane 1 has tier pro")
 	}
-	if got := s.Lanes[1].Tiers["pro"]; got.Limit != 1000 {
-		t.Errorf("lane 2 tier pro = %v; want 1000 per 1s", got)
+	if got := s.Lanes[1].Tiers["pro"]; got.Limit != 3 {
+		t.Errorf("lane 2 tier pro = %v; want 3 per 1s", got)
+	}
+	q, _ = ParseLink("lane=sliding_window_log,1000000,1s&lane=fixed_window,10,1s&tier=pro,100")
+	s, err = DecodeSetup(q)
+	want = "link: lane: lane 1: limit 1000000 is out of range; want 1 to 10000 requests; using the default lanes (all of them)"
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v\nwant %s", err, want)
+	}
+	if !reflect.DeepEqual(s.Lanes[0].Config, DefaultLanes()[0].Config) || s.Lanes[0].Tiers["pro"].Limit != 1000 {
+		t.Errorf("lanes %+v; want the default ones, each with tier pro at 100×", s.Lanes)
+	}
+}
+
+// A link's lane, tier and client are held to the ranges of the page's own
+// fields (LaneRanges, PatternRanges, WeightRange): a sliding window log of
+// 16,777,216 per 24 h, far above its limit field's 10,000, froze the tab
+// (each 100 ms chart bucket copied the whole log). Each part out of range
+// is named with the range and falls back as a whole; the rest is kept.
+func TestLinkHeldToFieldRanges(t *testing.T) {
+	const lanes, clients = "; using the default lanes (all of them)", "; using the default clients (all of them)"
+	for _, tc := range []struct{ query, want string }{
+		{"lane=sliding_window_log,16777216,24h&client=a,1,,steady,10000&speed=10", "link: lane: lane 1: limit 16777216 is out of range; want 1 to 10000 requests" + lanes},
+		{"lane=token_bucket,0.000001,10", "link: lane: lane 1: rate 0.000001 is out of range; want 0.00001 to 10000000 tokens/s" + lanes},
+		{"lane=token_bucket,20000000,10", "link: lane: lane 1: rate 20000000 is out of range; want 0.00001 to 10000000 tokens/s" + lanes},
+		{"lane=token_bucket,0,10", "link: lane: lane 1: rate 0 is out of range; want 0.00001 to 10000000 tokens/s" + lanes},
+		{"lane=token_bucket,Inf,10", "link: lane: lane 1: rate +Inf is out of range; want 0.00001 to 10000000 tokens/s" + lanes},
+		{"lane=token_bucket,10,0", "link: lane: lane 1: burst 0 is out of range; want 1 to 10000 tokens" + lanes},
+		{"lane=gcra,10,10001", "link: lane: lane 1: burst 10001 is out of range; want 1 to 10000 tokens" + lanes},
+		{"lane=leaky_bucket,10001,1s", "link: lane: lane 1: capacity 10001 is out of range; want 1 to 10000 requests" + lanes},
+		{"lane=leaky_bucket,10,99ns", "link: lane: lane 1: leak interval 99ns is out of range; want 100ns to 24h0m0s" + lanes},
+		{"lane=leaky_bucket,10,25h", "link: lane: lane 1: leak interval 25h0m0s is out of range; want 100ns to 24h0m0s" + lanes},
+		{"lane=fixed_window,10001,1s", "link: lane: lane 1: limit 10001 is out of range; want 1 to 10000 requests" + lanes},
+		{"lane=fixed_window,10,999us", "link: lane: lane 1: window 999µs is out of range; want 1ms to 24h0m0s" + lanes},
+		{"lane=sliding_window_counter,10,24h0m0.001s", "link: lane: lane 1: window 24h0m0.001s is out of range; want 1ms to 24h0m0s" + lanes},
+		{"lane=gcra,1,1&lane=sliding_window_log,10,48h", "link: lane: lane 2: window 48h0m0s is out of range; want 1ms to 24h0m0s" + lanes},
+		// A lane's tier: up to MaxTierFactor times a lane's most.
+		{"lane=fixed_window,10,1s;pro=sliding_window_log,16777216,24h", "link: lane: lane 1: tier pro: limit 16777216 is out of range; want 1 to 1000000 requests" + lanes},
+		{"lane=fixed_window,10,1s;pro=fixed_window,50,25h", "link: lane: lane 1: tier pro: window 25h0m0s is out of range; want 1ms to 24h0m0s" + lanes},
+		{"lane=token_bucket,10,10;pro=token_bucket,10,1000001", "link: lane: lane 1: tier pro: burst 1000001 is out of range; want 1 to 1000000 tokens" + lanes},
+		// A client: its weight and every parameter of its pattern.
+		{"client=a,1e-300,,steady,1", "link: client: client 1 (a): weight 1e-300 is out of range; want 0.001 to 10000 ×" + clients},
+		{"client=a,0,,none", "link: client: client 1 (a): weight 0 is out of range; want 0.001 to 10000 ×" + clients},
+		{"client=a,20000,,none", "link: client: client 1 (a): weight 20000 is out of range; want > 0 and <= 10000" + clients},
+		{"client=a,1,,poisson,0.0001", "link: client: client 1 (a): rate 0.0001 is out of range; want 0.001 to 10000 req/s" + clients},
+		{"client=a,1,,onoff,5,25h,1s", "link: client: client 1 (a): on 25h0m0s is out of range; want 1ms to 24h0m0s" + clients},
+		{"client=a,1,,onoff,5,1s,25h", "link: client: client 1 (a): off 25h0m0s is out of range; want 0s to 24h0m0s" + clients},
+		{"client=a,0.1,,steady,20000", "link: client: client 1 (a): rate 20000 is out of range; want 0.001 to 10000 req/s" + clients},
+		{"client=a,0.1,,ramp,0,20000,1s", "link: client: client 1 (a): to 20000 is out of range; want 0 to 10000 req/s" + clients},
+		{"client=a,1,,ramp,0,5,25h", "link: client: client 1 (a): over 25h0m0s is out of range; want 1ms to 24h0m0s" + clients},
+		{"client=a,0.5,,edge,20000,1s,10ms", "link: client: client 1 (a): burst 20000 is out of range; want 1 to 10000 req" + clients},
+		{"client=a,1,,edge,10,25h,10ms", "link: client: client 1 (a): window 25h0m0s is out of range; want 1ms to 24h0m0s" + clients},
+		{"client=a,1,,edge,10,1s,500ns", "link: client: client 1 (a): gap 500ns is out of range; want 1µs to 24h0m0s" + clients},
+		{"client=a,1,,steady,1&client=b,1e-300,,none&client=c,1,,poisson,0.0001", "link: client: client 2 (b): weight 1e-300 is out of range; want 0.001 to 10000 ×; " +
+			"client 3 (c): rate 0.0001 is out of range; want 0.001 to 10000 req/s" + clients},
+	} {
+		q, err := ParseLink(tc.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := DecodeSetup(q)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: error = %v\nwant %s", tc.query, err, tc.want)
+			continue
+		}
+		def := DefaultSetup()
+		if q.Has("lane") && !reflect.DeepEqual(got.Lanes, def.Lanes) || q.Has("client") && !reflect.DeepEqual(got.Clients, def.Clients) {
+			if !strings.HasPrefix(tc.query, "lane=sliding_window_log,16777216,24h&") { // its client is good
+				t.Errorf("%s: setup %+v; want the default lanes or clients", tc.query, got)
+			}
+		}
+	}
+	// The freezing link keeps its good parts.
+	q, _ := ParseLink("lane=sliding_window_log,16777216,24h&client=a,1,,steady,10000&speed=10")
+	s, _ := DecodeSetup(q)
+	if want := []Client{{Name: "a", Weight: 1, Pattern: Pattern{Kind: PatternSteady, Rate: 10000}}}; !reflect.DeepEqual(s.Clients, want) || s.Speed != 10 || !reflect.DeepEqual(s.Lanes, DefaultLanes()) {
+		t.Errorf("lanes %+v, clients %+v, speed %v; want the default lanes, %+v at 10×", s.Lanes, s.Clients, s.Speed, want)
+	}
+	// Each range's ends are taken, and "default" as a client's tier is no
+	// tier, as its field reads it.
+	for _, query := range []string{
+		"lane=token_bucket,0.00001,1&lane=gcra,10000000,10000&lane=leaky_bucket,10000,100ns&lane=leaky_bucket,1,24h&lane=fixed_window,1,1ms&lane=sliding_window_log,10000,24h",
+		"lane=fixed_window,10000,1s;pro=fixed_window,1000000,1s&lane=leaky_bucket,10000,100ns;pro=leaky_bucket,1000000,1ns&lane=token_bucket,10000000,10000;pro=token_bucket,1000000000,1000000",
+		"client=a,0.001,,poisson,0.001&client=b,10000,,steady,1&client=c,1,,onoff,10000,1ms,0s&client=d,1,,onoff,1,24h,24h" +
+			"&client=e,1,,ramp,0,10000,1ms&client=f,1,,ramp,10000,0,24h&client=g,1,,edge,10000,24h,1us&client=h,1,default,edge,1,1ms,999us",
+	} {
+		q, _ := ParseLink(query)
+		s, err := DecodeSetup(q)
+		if err != nil {
+			t.Errorf("%s: %v", query, err)
+		}
+		if len(s.Clients) == 8 && s.Clients[7].Tier != "" {
+			t.Errorf("client h's tier %q; want none (default)", s.Clients[7].Tier)
+		}
+	}
+}
+
+// A tier written inside a lane is held to tier='s rules: its name (not
+// empty, not "default", a word of at most MaxNameLen), and, when tier= does
+// not give its multiple, that multiple (at most MaxTierFactor): the lab
+// reads it from the lane, and the page's link then gave it as tier=pro,10000,
+// which the page refused, and adding a lane failed.
+func TestLinkLaneTierRules(t *testing.T) {
+	const lanes = "; using the default lanes (all of them)"
+	long := strings.Repeat("p", 60)
+	for _, tc := range []struct{ query, want string }{
+		{"lane=fixed_window,10,1s;pro=fixed_window,100000,1s", "link: lane: lane 1: tier pro is fixed window: 100000 per 1s, 10000× the lane's fixed window: 10 per 1s; want at most 100×" + lanes},
+		{"lane=token_bucket,10,10;pro=token_bucket,1001,10", "link: lane: lane 1: tier pro is token bucket: 1001/s, burst 10, 100.1× the lane's token bucket: 10/s, burst 10; want at most 100×" + lanes},
+		{"lane=fixed_window,10,1s;default=fixed_window,50,1s", `link: lane: lane 1: tier name "default" reads as no tier (a client's own lane budget); want another word` + lanes},
+		{"lane=fixed_window,10,1s;" + long + "=fixed_window,50,1s", "link: lane: lane 1: tier name is 60 characters long; want at most 32" + lanes},
+		{"lane=fixed_window,10,1s;=fixed_window,50,1s", "link: lane: lane 1: tier name is empty; want a word of letters, digits, '-' or '_'" + lanes},
+		{"lane=fixed_window,10,1s;p%20ro=fixed_window,50,1s", `link: lane: lane 1: tier name "p ro" is not a word; want letters, digits, '-' or '_'` + lanes},
+		// With tier=pro,5, the lane's tier is set at 5× (and the lane is told).
+		{"lane=fixed_window,10,1s;pro=fixed_window,100000,1s&tier=pro,5", "link: lane 1: tier pro is fixed window: 100000 per 1s, not 5× the lane's fixed window: 10 per 1s; using fixed window: 50 per 1s, as tier=pro,5 says"},
+		// A bad tier= is no multiple: the lane's own is checked.
+		{"lane=fixed_window,10,1s;pro=fixed_window,100000,1s&tier=pro,500", "link: lane: lane 1: tier pro is fixed window: 100000 per 1s, 10000× the lane's fixed window: 10 per 1s; want at most 100×" + lanes + "\n" +
+			`link: tier: tier pro: multiple "500" is not a number above 0 and at most 100; reading each tier's multiple from the lanes instead`},
+	} {
+		q, err := ParseLink(tc.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := DecodeSetup(q); err == nil || err.Error() != tc.want {
+			t.Errorf("%s: error = %v\nwant %s", tc.query, err, tc.want)
+		}
+	}
+	// A lane's tier at 100× is taken; the page's own link of it opens as it
+	// is, and a lane added later gets the tier.
+	q, _ := ParseLink("lane=fixed_window,10,1s;pro=fixed_window,1000,1s")
+	s, err := DecodeSetup(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lab, err := New(s, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := lab.Setup().Values()
+	if got := v["tier"]; !reflect.DeepEqual(got, []string{"pro,100"}) {
+		t.Errorf("the page's link gives tier %v; want [pro,100]", got)
+	}
+	if _, err := DecodeSetup(v); err != nil {
+		t.Errorf("the page's own link %s: %v", v.Encode(), err)
+	}
+	if err := lab.AddLane(LaneSpec{Config: limiter.Config{Kind: limiter.KindTokenBucket, Rate: 10, Burst: 10}}); err != nil {
+		t.Errorf("adding a lane: %v", err)
 	}
 }
