@@ -25,6 +25,10 @@ type Param struct {
 	// the limiter's exact arithmetic cannot hold a tiny refill rate with a
 	// large burst, and its own message named the burst instead.
 	Gap float64
+	// Grain, when > 0, refuses values that are not whole multiples of it:
+	// a window in seconds is taken to the millisecond (Seconds), and 0.0015
+	// became 2 ms with no word.
+	Grain float64
 }
 
 // LogSteps is the number of positions of a logarithmic slider.
@@ -35,7 +39,7 @@ var (
 	ParamBurst    = Param{ID: "capacity", Name: "burst", Unit: "tokens", Min: 1, Max: 100, Step: 1, Integer: true}
 	ParamRate     = Param{ID: "rate", Name: "refill rate", Unit: "tokens/s", Min: 0, Max: 50, Step: 0.1, Gap: 0.001}
 	ParamLimit    = Param{ID: "limit", Name: "limit", Unit: "requests", Min: 1, Max: 100, Step: 1, Integer: true}
-	ParamWindow   = Param{ID: "window", Name: "window", Unit: "s", Min: 0.1, Max: 60, Step: 0.1}
+	ParamWindow   = Param{ID: "window", Name: "window", Unit: "s", Min: 0.1, Max: 60, Step: 0.1, Grain: 0.001}
 	ParamAutoRate = Param{ID: "autofire-rate", Name: "auto-fire rate", Unit: "requests/s", Min: 0.1, Max: 200, Step: 0.1, Log: true}
 	ParamBurstN   = Param{ID: "burst-n", Name: "N", Unit: "requests", Min: 1, Max: 100, Step: 1, Integer: true}
 )
@@ -63,6 +67,8 @@ func (p Param) Parse(text string) (float64, error) {
 		return 0, fmt.Errorf("%s %s is out of range; %s", p.Name, num(v), want)
 	case p.Integer && v != math.Trunc(v):
 		return 0, fmt.Errorf("%s %s is not a whole number; %s", p.Name, num(v), want)
+	case p.Grain > 0 && math.Abs(v/p.Grain-math.Round(v/p.Grain)) > 1e-6:
+		return 0, fmt.Errorf("%s %s is finer than %s %s; %s, in steps of %s", p.Name, num(v), num(p.Grain), p.Unit, want, num(p.Grain))
 	}
 	return v, nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/limiter"
 )
 
@@ -91,6 +92,13 @@ func TestParamParse(t *testing.T) {
 		{ParamWindow, "1e-10", 0, "window 1e-10 is out of range; want 0.1 to 60 s"},
 		{ParamWindow, "0.05", 0, "window 0.05 is out of range; want 0.1 to 60 s"},
 		{ParamWindow, "60", 60, ""},
+		{ParamWindow, "1.5", 1.5, ""},
+		{ParamWindow, "0.1234", 0, "window 0.1234 is finer than 0.001 s; want 0.1 to 60 s, in steps of 0.001"},
+		// The lab's window fields, in seconds, are taken to the millisecond:
+		// 0.0015 became 2 ms with no word.
+		{fieldOf(sim.LaneRanges(limiter.KindFixedWindow)[1], "w", 0.001, true), "0.0015", 0, "window 0.0015 is finer than 0.001 s; want 0.001 to 86400 s, in steps of 0.001"},
+		{fieldOf(sim.LaneRanges(limiter.KindFixedWindow)[1], "w", 0.001, true), "0.003", 0.003, ""},
+		{fieldOf(sim.LaneRanges(limiter.KindLeakyBucket)[1], "l", 0.001, true), "0.0015", 0.0015, ""}, // a leak interval in ms is taken to the ns
 		{ParamAutoRate, "200.5", 0, "auto-fire rate 200.5 is out of range; want 0.1 to 200 requests/s"},
 	} {
 		got, err := c.p.Parse(c.in)

@@ -414,7 +414,11 @@ func laneParams(i int, k limiter.Kind) [2]laneParam {
 // fieldOf is the field of range r (its term, unit and bounds are sim's),
 // with element id, step and slider scale.
 func fieldOf(r sim.Range, id string, step float64, log bool) Param {
-	return Param{ID: id, Name: r.Name, Unit: r.Unit, Min: r.Min, Max: r.Max, Step: step, Integer: r.Integer, Log: log}
+	p := Param{ID: id, Name: r.Name, Unit: r.Unit, Min: r.Min, Max: r.Max, Step: step, Integer: r.Integer, Log: log}
+	if r.Dur == time.Second {
+		p.Grain = 0.001 // taken to the millisecond (Seconds)
+	}
+	return p
 }
 
 // setLaneParam sets parameter p (0 or 1) of lane i to v; a value the
