@@ -458,13 +458,8 @@ func (c *labControls) realTraffic() app.UI {
 		app.Elem("h2").Text("Real traffic"),
 		app.Elem("div").Class("row").Body(
 			app.Elem("button").ID("load-nasa").Class("btn").Text("Replay "+nasaLabel).OnClick(func(ctx app.Context, e app.Event) { loadNASA(ctx, m, true) }),
-			boolAttr(app.Elem("button").ID("run-trace").Class("btn primary"), "disabled", !has).Title("Decide every request of the trace as fast as possible; draw only the end").
-				Text("Run to end (full speed)").OnClick(func(ctx app.Context, e app.Event) {
-				m.live()
-				m.lab.Clock().Pause()
-				m.setErr("trace", m.lab.RunTrace())
-				m.changed()
-			}),
+			boolAttr(app.Elem("button").ID("run-trace").Class("btn primary"), "disabled", !has).Title("Decide every request of the trace as fast as the page allows, showing how far it has got; Pause stops it").
+				Text("Run to end (full speed)").OnClick(func(ctx app.Context, e app.Event) { m.startRunToEnd() }),
 		),
 		app.Elem("div").Class("row").Body(
 			app.Elem("label").Attr("for", "trace-file").Class("inline-label").Text("Load your own:"),

@@ -145,6 +145,7 @@ func (m *labModel) openInspector() {
 	if !ok {
 		return
 	}
+	m.stopRun() // "Run to end" too: the numbers stay put
 	m.lab.Clock().Pause()
 	rec := hist[k]
 	exp, err := explainLabDecision(l, i, hist, k)

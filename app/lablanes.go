@@ -71,6 +71,7 @@ func (v *labLanes) OnMount(ctx app.Context) {
 // the address bar current, and redraws when anything moved.
 func (v *labLanes) frame(ctx app.Context, now time.Time, dt time.Duration) bool {
 	m := v.M
+	m.runStep() // "Run to end": this frame's parts
 	if m.scrub == nil && !m.lab.Clock().Paused() {
 		behind, err := m.lab.Tick(dt)
 		if err != nil {
@@ -158,7 +159,9 @@ func (v *labLanes) Render() app.UI {
 	}
 	rmax = niceCeil(rmax)
 
-	if v.totals == nil || (v.totVer != m.version && (time.Since(v.totAt) > 500*time.Millisecond || l.Clock().Paused())) {
+	// Twice a second while the clock or "Run to end" runs (a trace of
+	// 200,000 clients takes a while to rank), at once when paused.
+	if v.totals == nil || (v.totVer != m.version && (time.Since(v.totAt) > 500*time.Millisecond || l.Clock().Paused() && m.toEnd == nil)) {
 		v.totals, v.totAt, v.totVer = snapTotals(l), time.Now(), m.version
 	}
 
@@ -230,13 +233,20 @@ func scrubToMs(m *labModel, v, hi int) {
 // timebar: the clock, pause, steps, speed, reset and the scrubber.
 func (v *labLanes) timebar(l *sim.Lab) app.UI {
 	m := v.M
-	paused := m.lab.Clock().Paused() || m.scrub != nil
+	toEnd := m.toEnd != nil
+	paused := (m.lab.Clock().Paused() || m.scrub != nil) && !toEnd
 	state, cls, pause := "running", "badge run", "Pause"
 	if paused {
 		state, cls, pause = "paused", "badge pause", "Resume"
 	}
 	if m.scrub != nil {
 		state = "scrubbed"
+	}
+	progress := ""
+	if toEnd {
+		// Said under the buttons, beside the timeline: text that grows in
+		// their row moved Pause away from the pointer.
+		progress = "running to the end… " + strconv.Itoa(m.runProgress()) + " % (to t = " + FormatClock(m.toEnd.to) + "); Pause stops here"
 	}
 	nowMs := m.lab.Now() / time.Millisecond
 	atMs := l.Now() / time.Millisecond
@@ -257,13 +267,16 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 		app.Elem("div").Class("row").Body(
 			app.Elem("span").ID("lab-clock").Class("mono clock").Text("t = "+FormatClock(l.Now())),
 			app.Elem("span").ID("lab-clock-state").Class(cls).Text(state),
-			app.If(m.behind > 0 && !paused,
+			app.If(m.behind > 0 && !paused && !toEnd,
 				app.Elem("span").ID("lab-clock-behind").Class("hint").Text("slower than "+num(speed)+"×: more requests are due than the browser decides in real time"),
 			),
 			app.Elem("button").ID("lab-pause").Class("btn").Attr("aria-pressed", paused).Text(pause).OnClick(func(ctx app.Context, e app.Event) {
 				// Read the state now: go-app keeps the first handler it mounted,
 				// so a value captured at render time would be stale.
-				if m.lab.Clock().Paused() || m.scrub != nil {
+				if m.toEnd != nil {
+					// "Run to end" under way: Pause stops it where it got to.
+					m.stopRun()
+				} else if m.lab.Clock().Paused() || m.scrub != nil {
 					m.resumeFromScrub()
 					m.lab.Clock().Resume()
 				} else {
@@ -309,7 +322,9 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 					}
 				}).
 				DataSet("keys", "ArrowLeft ArrowRight ArrowUp ArrowDown PageUp PageDown").OnKeyDown(scrubKey(m)),
-			app.If(m.scrub != nil,
+			app.If(toEnd,
+				app.Elem("span").ID("run-progress").Class("hint").Text(progress),
+			).ElseIf(m.scrub != nil,
 				app.Elem("span").ID("scrub-label").Class("hint").Text("showing t = "+FormatClock(l.Now())+" of "+FormatClock(m.lab.Now())+" (replayed; Resume, a request or a step continues from here and drops what came after)"),
 				app.Elem("button").ID("scrub-live").Class("btn link").Text("back to live").OnClick(func(ctx app.Context, e app.Event) { m.live() }),
 			).ElseIf(m.dropped != "",
@@ -958,33 +973,21 @@ type totalsRow struct {
 const maxTotalsRows = 10
 
 func snapTotals(l *sim.Lab) *totalsSnap {
-	s := &totalsSnap{Clients: len(l.Clients())}
+	names := l.Clients()
+	s := &totalsSnap{Clients: len(names)}
 	lanes := l.Lanes()
 	for i, ln := range lanes {
 		s.Lanes = append(s.Lanes, "#"+strconv.Itoa(i+1)+" "+ln.Spec().Config.Kind.Name())
 		s.Totals = append(s.Totals, ln.Total())
 	}
+	// One pass over the clients by index (a trace may bring 200,000 of
+	// them: a name lookup per client and lane, and a pass per row over a
+	// copy of them all, took a quarter of a second in the browser), keeping
+	// the most denied (then busiest, then first by name) in order.
 	type scored struct {
-		name          string
+		id            int
 		denied, total int64
 	}
-	var all []scored
-	topDenied := make([]int64, len(lanes))
-	top := make([]string, len(lanes))
-	for _, name := range l.Clients() {
-		var sc scored
-		sc.name = name
-		for i, ln := range lanes {
-			c := ln.Client(name)
-			sc.denied += c.Denied
-			sc.total += c.Allowed + c.Denied
-			if c.Denied > topDenied[i] {
-				topDenied[i], top[i] = c.Denied, name
-			}
-		}
-		all = append(all, sc)
-	}
-	// Partial selection of the most denied (then busiest) clients.
 	less := func(a, b scored) bool {
 		if a.denied != b.denied {
 			return a.denied > b.denied
@@ -992,28 +995,49 @@ func snapTotals(l *sim.Lab) *totalsSnap {
 		if a.total != b.total {
 			return a.total > b.total
 		}
-		return a.name < b.name
+		return names[a.id] < names[b.id]
 	}
-	for k := 0; k < len(all) && k < maxTotalsRows; k++ {
-		best := k
-		for j := k + 1; j < len(all); j++ {
-			if less(all[j], all[best]) {
-				best = j
+	best := make([]scored, 0, maxTotalsRows+1)
+	topDenied := make([]int64, len(lanes))
+	top := make([]int, len(lanes))
+	for i := range top {
+		top[i] = -1
+	}
+	for id := range names {
+		sc := scored{id: id}
+		for i, ln := range lanes {
+			c := ln.ClientAt(id)
+			sc.denied += c.Denied
+			sc.total += c.Allowed + c.Denied
+			if c.Denied > topDenied[i] {
+				topDenied[i], top[i] = c.Denied, id
 			}
 		}
-		all[k], all[best] = all[best], all[k]
-		row := totalsRow{Client: all[k].name}
+		if len(best) == maxTotalsRows && !less(sc, best[len(best)-1]) {
+			continue
+		}
+		k := len(best)
+		for k > 0 && less(sc, best[k-1]) {
+			k--
+		}
+		best = slices.Insert(best, k, sc)
+		if len(best) > maxTotalsRows {
+			best = best[:maxTotalsRows]
+		}
+	}
+	for _, b := range best {
+		row := totalsRow{Client: names[b.id]}
 		for _, ln := range lanes {
-			row.Cells = append(row.Cells, ln.Client(all[k].name))
+			row.Cells = append(row.Cells, ln.ClientAt(b.id))
 		}
 		s.Rows = append(s.Rows, row)
 	}
 	for i := range lanes {
-		if top[i] == "" {
+		if top[i] < 0 {
 			s.Top = append(s.Top, totalsTop{Text: "nobody denied"})
 		} else {
-			c := lanes[i].Client(top[i])
-			s.Top = append(s.Top, totalsTop{top[i], ": " + strconv.FormatInt(c.Denied, 10) + " of " + strconv.FormatInt(c.Allowed+c.Denied, 10) + " denied"})
+			c := lanes[i].ClientAt(top[i])
+			s.Top = append(s.Top, totalsTop{names[top[i]], ": " + strconv.FormatInt(c.Denied, 10) + " of " + strconv.FormatInt(c.Allowed+c.Denied, 10) + " denied"})
 		}
 	}
 	return s

@@ -67,6 +67,12 @@ type labModel struct {
 	// it runs slower than its speed.
 	behind int
 
+	// toEnd is "Run to end" under way, nil when none (see startRunToEnd).
+	toEnd *runToEnd
+	// now is the real clock that bounds a frame of "Run to end" (nil:
+	// time.Now; tests set their own).
+	now func() time.Time
+
 	// sel is the decision selected in a lane's strip; insp the open
 	// inspector (nil when closed).
 	sel  labSel
@@ -123,8 +129,9 @@ func (m *labModel) dropErrs(prefix string) {
 }
 
 // live drops the scrubbed copy (and the note of a run continued from one:
-// what calls live changes the run).
+// what calls live changes the run), and stops "Run to end".
 func (m *labModel) live() {
+	m.stopRun()
 	m.dropped = ""
 	if m.scrub != nil {
 		m.scrub = nil
@@ -150,7 +157,7 @@ func (m *labModel) loadSetup(q map[string][]string) {
 		m.linkErrs = append(m.linkErrs, "link: "+err.Error()+"; using the default setup")
 		l, _ = sim.New(sim.DefaultSetup(), nil, labOptions)
 	}
-	m.lab, m.scrub = l, nil
+	m.lab, m.scrub, m.toEnd = l, nil, nil
 	m.clearSel()
 	m.traceLabel, m.traceInfo, m.quieted, m.dropped = "", "", nil, ""
 	if want != "" {
@@ -341,8 +348,10 @@ func (m *labModel) fire(n int) {
 }
 
 // resumeFromScrub makes the scrubbed copy the live lab (what happens after
-// the scrubbed instant is dropped), keeping the clock paused.
+// the scrubbed instant is dropped), keeping the clock paused. Its callers
+// take the clock (Resume, a step, a request): "Run to end" stops.
 func (m *labModel) resumeFromScrub() {
+	m.stopRun()
 	if m.scrub != nil {
 		m.dropped = "continued from t = " + FormatClock(m.scrub.Now()) + ": the run after it, to t = " + FormatClock(m.lab.Now()) + ", was dropped"
 		m.lab, m.scrub = m.scrub, nil
@@ -352,6 +361,7 @@ func (m *labModel) resumeFromScrub() {
 
 // scrubTo shows every lane as it was at t (rebuilt by replaying).
 func (m *labModel) scrubTo(t sim.Instant) {
+	m.stopRun()
 	m.dropped = ""
 	m.lab.Clock().Pause()
 	if t >= m.lab.Now() {
@@ -363,6 +373,88 @@ func (m *labModel) scrubTo(t sim.Instant) {
 		m.scrub = c
 	}
 	m.changed()
+}
+
+// runToEnd is "Run to end" under way: the lab decides the trace's requests
+// up to to, begun at from, a few parts a frame (see runStep), so that the
+// page stays responsive. It ends exactly where one sim.Lab.RunTrace would
+// (sim.Lab.AdvanceToward).
+type runToEnd struct {
+	from, to sim.Instant
+}
+
+// A frame of "Run to end" decides parts of runPart decisions until it has
+// spent runFrameTime or made sim.MaxTickDecisions decisions. 20,000 at once
+// took 50 to 300 ms in the browser for a trace of 200,000 clients (each new
+// client a new limiter in every lane, and the collector's work on them).
+const (
+	runPart      = 2000
+	runFrameTime = 40 * time.Millisecond
+)
+
+// startRunToEnd pauses the clock and starts "Run to end", deciding the
+// first frame's parts at once (a short trace ends there). While one is
+// under way, it does nothing.
+func (m *labModel) startRunToEnd() {
+	if m.toEnd != nil {
+		return
+	}
+	m.live()
+	m.lab.Clock().Pause()
+	delete(m.errs, "trace")
+	m.toEnd = &runToEnd{from: m.lab.Now(), to: m.lab.TraceEnd()}
+	m.runStep()
+}
+
+// runStep decides the next frame of "Run to end", if one is under way (see
+// runPart). At the end (or on an error, shown by the trace's controls) the
+// run is over and the controls are redrawn.
+func (m *labModel) runStep() {
+	r := m.toEnd
+	if r == nil || m.scrub != nil {
+		return
+	}
+	now := m.now
+	if now == nil {
+		now = time.Now
+	}
+	start := now()
+	per := max(1, len(m.lab.Lanes())) // decisions per request
+	for used := 0; ; {
+		before := m.lab.Processed()
+		done, err := m.lab.AdvanceToward(r.to, min(runPart, sim.MaxTickDecisions-used))
+		used += (m.lab.Processed() - before) * per
+		if done || err != nil {
+			m.toEnd = nil
+			m.setErr("trace", err)
+			m.controlsChanged()
+			break
+		}
+		if sim.MaxTickDecisions-used < per || now().Sub(start) >= runFrameTime {
+			break
+		}
+	}
+	m.changed()
+}
+
+// stopRun stops "Run to end" where it got to: every request up to the
+// clock decided (some of those at its instant may wait, as after "Step 1
+// request"), the clock paused.
+func (m *labModel) stopRun() {
+	if m.toEnd != nil {
+		m.toEnd = nil
+		m.changed()
+	}
+}
+
+// runProgress is how far "Run to end" has got, in whole percent of its
+// simulated time (0 to 99 while under way).
+func (m *labModel) runProgress() int {
+	r := m.toEnd
+	if r == nil || r.to <= r.from {
+		return 0
+	}
+	return min(99, int(float64(m.lab.Now()-r.from)/float64(r.to-r.from)*100))
 }
 
 // setSameBudget sets every lane to "limit per window".

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/limiter"
 )
 
 // TestLessonRuns plays every lesson the way the page does (lab lessons
@@ -149,5 +153,105 @@ func TestQuizScoringLine(t *testing.T) {
 	html = mount(t, &quizView{Seed: 2, Setup: sim.DefaultSetup()})
 	if !strings.Contains(html, `<span class="unit">tokens (right within ±0.05 of the exact value)</span>`) {
 		t.Errorf("the tokens field does not say the tolerance around the exact value:\n%s", html)
+	}
+}
+
+// heavyQuizSetup is the heaviest traffic the lab's fields allow, as "Quiz
+// me on this setup" links it: 16 clients of 10,000 requests/s (steady) on
+// 6 sliding window log lanes of 10,000 per 1 s.
+func heavyQuizSetup(t *testing.T) sim.Setup {
+	s := sim.DefaultSetup()
+	s.Clients = nil
+	for i := 1; i <= sim.MaxClients; i++ {
+		s.Clients = append(s.Clients, sim.Client{Name: "c" + strconv.Itoa(i), Weight: 1, Pattern: sim.Pattern{Kind: sim.PatternSteady, Rate: sim.MaxRate}})
+	}
+	c, err := sim.SameBudget(limiter.KindSlidingWindowLog, 10000, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Lanes = nil
+	for range sim.MaxLanes {
+		s.Lanes = append(s.Lanes, sim.LaneSpec{Config: c})
+	}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestQuizHeavySetup: the quiz on the heaviest traffic builds from the
+// first 400 requests (all in the first 2.5 ms): its questions are
+// explain.NewQuiz's, and the lanes behind "what c7 got just before" are run
+// through request 400 and no further (to QuizHorizon they decided 4.8
+// million requests on each lane, 18 s in the browser, and a history of the
+// last 4,096 showed requests from t = 29.99 s before one at 0.001 s).
+func TestQuizHeavySetup(t *testing.T) {
+	s := heavyQuizSetup(t)
+	v := &quizView{Seed: 1, Setup: s}
+	html := mount(t, v)
+	ref, err := explain.NewQuiz(s, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(v.quiz.Questions, ref.Questions) {
+		t.Error("the page's questions differ from explain.NewQuiz's")
+	}
+	if got, want := v.quiz.Requests(), explain.QuizRequests; got != want || v.lab.Processed() != want {
+		t.Errorf("quiz about %d requests, lab ran %d; want %d, %d", got, v.lab.Processed(), want, want)
+	}
+	q1 := v.quiz.Questions[0]
+	if want := "Lane 3 (sliding window log: 10000 per 1 s): c7 asks for 1 at t = 0.001 s. Allowed or denied?"; q1.Prompt != want || q1.Index != 166 {
+		t.Errorf("question 1: %q (request %d); want %q (request 166)", q1.Prompt, q1.Index, want)
+	}
+	// c7's five requests before its 11th, latest first, each leaving one
+	// more of the 10,000.
+	ctx := html[strings.Index(html, `id="quiz-context"`):]
+	ctx = ctx[:strings.Index(ctx, "</ul>")]
+	var got []string
+	for _, li := range strings.Split(ctx, "<li")[1:] {
+		var parts []string
+		for _, cls := range []string{`"at mono">`, `"verdict">`, `"detail">`} {
+			k := strings.Index(li, cls) + len(cls)
+			parts = append(parts, li[k:k+strings.Index(li[k:], "<")])
+		}
+		got = append(got, strings.Join(parts, " "))
+	}
+	want := []string{"t = 0.000 s ✓ allowed 9990 left", "t = 0.000 s ✓ allowed 9991 left", "t = 0.000 s ✓ allowed 9992 left",
+		"t = 0.000 s ✓ allowed 9993 left", "t = 0.000 s ✓ allowed 9994 left"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("what c7 got before question 1:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestQuizLabSameContext: on the default traffic, the lanes run only
+// through the quiz's requests hold exactly the decisions the page showed
+// before each question when it ran them to QuizHorizon.
+func TestQuizLabSameContext(t *testing.T) {
+	s := sim.DefaultSetup()
+	full, err := sim.New(s, nil, sim.Options{History: 4096})
+	if err == nil {
+		err = full.AdvanceTo(explain.QuizHorizon)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seed := range []uint64{1, 2, 7, 29391} {
+		q, err := explain.NewQuiz(s, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := q.Requests()
+		lab, err := quizLab(s, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lab.Processed() != n || n != q.Questions[len(q.Questions)-1].Index+1 {
+			t.Errorf("seed %d: lab ran %d requests; want %d", seed, lab.Processed(), n)
+		}
+		for i, ln := range lab.Lanes() {
+			if got, want := ln.History(nil), full.Lanes()[i].History(nil)[:n]; !reflect.DeepEqual(got, want) {
+				t.Errorf("seed %d, lane %d: the history of the quiz's %d requests differs from the full run's", seed, i+1, n)
+			}
+		}
 	}
 }

@@ -152,6 +152,13 @@ type Quiz struct {
 // built-in trace and manual clicks are not part of it) and a seed: the same
 // setup and seed give the same questions, so a teacher can share a link. It
 // returns an error for an invalid setup or traffic with no requests.
+//
+// The questions are about the traffic's first QuizRequests requests before
+// QuizHorizon, whatever the clients' rates, and the work is bounded by
+// those: at most QuizRequests × sim.MaxLanes decisions (2,400), plus the
+// replay of each question's client, even for 16 clients sending 10,000
+// requests a second or bursts of 10,000 at one instant (their 400 requests
+// fall in the first milliseconds).
 func NewQuiz(setup sim.Setup, seed uint64) (*Quiz, error) {
 	if err := setup.Validate(); err != nil {
 		return nil, err
@@ -163,15 +170,7 @@ func NewQuiz(setup sim.Setup, seed uint64) (*Quiz, error) {
 	if err != nil {
 		return nil, err
 	}
-	var evs []sim.Event
-	for len(evs) < QuizRequests {
-		e, ok := src.Peek()
-		if !ok || e.At >= QuizHorizon {
-			break
-		}
-		evs = src.Next(e.At, evs)
-	}
-	evs = evs[:min(len(evs), QuizRequests)]
+	evs := src.NextN(QuizHorizon-1, QuizRequests, nil) // before QuizHorizon
 	if len(evs) == 0 {
 		return nil, fmt.Errorf("quiz: the traffic sends no request in the first %v; want a client with a pattern", QuizHorizon)
 	}
@@ -253,6 +252,18 @@ func NewQuiz(setup sim.Setup, seed uint64) (*Quiz, error) {
 		q.Questions = append(q.Questions, qu)
 	}
 	return q, nil
+}
+
+// Requests is how many of the traffic's first requests the questions are
+// about: the last question's Index + 1 (0 with no question), at most
+// QuizRequests. The decisions before any question are among these, so a
+// page that shows them needs to run no more of the traffic than this, at
+// any rate (see quizView).
+func (q *Quiz) Requests() int {
+	if len(q.Questions) == 0 {
+		return 0
+	}
+	return q.Questions[len(q.Questions)-1].Index + 1
 }
 
 // ScoringText says how the points are counted, for the line beside the

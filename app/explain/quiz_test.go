@@ -1,8 +1,10 @@
 package explain
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/ratelab/ratelab/app/sim"
 )
@@ -102,6 +104,41 @@ func TestQuizScoring(t *testing.T) {
 	}
 	if _, err := q.Answer(Guess{}); err == nil {
 		t.Error("an 11th answer: no error")
+	}
+}
+
+// TestQuizRequests: a quiz is about its traffic's first requests, up to
+// its last question's, at most QuizRequests, at any rate: 16 clients each
+// sending bursts of 10,000 at one instant (0.999 s) are asked about there,
+// from the first 400 of those 160,000 requests.
+func TestQuizRequests(t *testing.T) {
+	q, _ := NewQuiz(sim.DefaultSetup(), 7)
+	if got := q.Requests(); got != 182 || got != q.Questions[QuizLength-1].Index+1 {
+		t.Errorf("seed 7: about %d requests; want 182 (question 10's request, 181, and those before)", got)
+	}
+	s := sim.DefaultSetup()
+	s.Clients = nil
+	for i := range sim.MaxClients {
+		s.Clients = append(s.Clients, sim.Client{Name: fmt.Sprintf("c%d", i+1), Weight: 1,
+			Pattern: sim.Pattern{Kind: sim.PatternEdge, Size: sim.MaxRate, Window: time.Second, Gap: time.Millisecond}})
+	}
+	q, err := NewQuiz(s, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := q.Requests(); got != 383 {
+		t.Errorf("bursts: about %d requests; want 383", got)
+	}
+	for _, qu := range q.Questions {
+		if qu.Request.At != 999*time.Millisecond || qu.Request.Client != "c1" || qu.Index >= QuizRequests {
+			t.Errorf("bursts: question %d about %s at %v (request %d); want c1 at 999ms, among the first %d", qu.Number, qu.Request.Client, qu.Request.At, qu.Index, QuizRequests)
+		}
+	}
+	if want := "Lane 2 (sliding window log: 10 per 1 s): c1 asks for 1 at t = 0.999 s. Allowed or denied?"; q.Questions[0].Prompt != want || q.Questions[0].Index != 7 {
+		t.Errorf("bursts: question 1 %q (request %d); want %q (request 7)", q.Questions[0].Prompt, q.Questions[0].Index, want)
+	}
+	if (&Quiz{}).Requests() != 0 {
+		t.Error("no question: Requests() != 0")
 	}
 }
 

@@ -426,6 +426,54 @@ func (l *Lab) Tick(real time.Duration) (behind bool, err error) {
 	return behind, nil
 }
 
+// AdvanceToward is AdvanceTo(t) in parts, for a page that must stay
+// responsive: each call decides the next requests due at or before t, in
+// order, at most maxDecisions decisions in all (requests × lanes; at least
+// one request), and moves the clock to the instant of the last one. When
+// every request due at or before t is decided, it moves the clock to t and
+// reports done. Unlike Tick, it may stop within an instant: the requests
+// left there wait for the next call, as after StepRequest, so that an
+// instant with more requests than the budget is still decided in parts.
+//
+// Called until done, with nothing else moving the clock in between, it
+// leaves the lab exactly as one AdvanceTo(t) would: the same decisions in
+// the same order, the same history, totals, worst case and charts (the
+// charts skip and sample buckets for t from the first call, as AdvanceTo
+// does). An earlier t than the clock moves nothing and is done.
+func (l *Lab) AdvanceToward(t Instant, maxDecisions int) (done bool, err error) {
+	if t < l.clock.now {
+		return true, nil
+	}
+	budget := max(1, maxDecisions/max(1, len(l.lanes)))
+	l.horizon = t
+	for n := 0; ; n++ {
+		e, ok := l.src.Peek()
+		if !ok || e.At > t {
+			break
+		}
+		if n >= budget {
+			// No roll: the lanes' charts already reach the last request
+			// decided, and rolling further here would differ from
+			// AdvanceTo's single roll to t.
+			return false, nil
+		}
+		l.src.pop()
+		if err := l.process(e); err != nil {
+			return false, err
+		}
+		l.clock.now = max(l.clock.now, e.At)
+	}
+	for _, ln := range l.lanes {
+		ln.roll(t, l.focus)
+	}
+	l.clock.now = t
+	return true, nil
+}
+
+// TraceEnd is the instant RunTrace runs to: the trace's last request, or
+// now when the clock is already past it (or there is no trace).
+func (l *Lab) TraceEnd() Instant { return max(l.trace.End(), l.clock.now) }
+
 // Step moves simulated time forward by d (100 ms, say), paused or not.
 func (l *Lab) Step(d time.Duration) error {
 	if d < 0 {
@@ -759,8 +807,9 @@ func (l *Lab) SetTrace(name string, t *Trace) error {
 }
 
 // RunTrace decides every request up to the trace's last one, as fast as the
-// machine allows.
-func (l *Lab) RunTrace() error { return l.AdvanceTo(max(l.trace.End(), l.clock.now)) }
+// machine allows (in one go: a page runs it in parts with
+// AdvanceToward(TraceEnd(), …)).
+func (l *Lab) RunTrace() error { return l.AdvanceTo(l.TraceEnd()) }
 
 // ExportCSV writes the results as CSV, one row per lane and client:
 // lane,strategy,client,allowed,denied (requests), in lane order, clients in

@@ -807,6 +807,163 @@ func TestTickBudget(t *testing.T) {
 	}
 }
 
+// TestAdvanceTowardSteps: AdvanceToward decides at most maxDecisions
+// decisions per call (on two lanes, half as many requests), may stop within
+// an instant (five requests at 0 ms, three decided), moves the clock to the
+// last request decided, and to the target once everything due is decided.
+func TestAdvanceTowardSteps(t *testing.T) {
+	tr, err := ParseTrace("t.csv", []byte("t_ms,client\n0,a\n0,a\n0,b\n0,a\n0,b\n10,b\n20,a\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Setup{Lanes: allKinds(t, 2, time.Second)[:2], Speed: 1, Worst: time.Second}
+	lab, err := New(s, tr, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		processed int
+		now       Instant
+		done      bool
+	}{{3, 0, false}, {6, 10 * ms, false}, {7, 30 * ms, true}, {7, 30 * ms, true}}
+	for i, want := range steps {
+		done, err := lab.AdvanceToward(30*ms, 6)
+		if err != nil || done != want.done || lab.Processed() != want.processed || lab.Now() != want.now {
+			t.Fatalf("call %d: done %v, %d decided, now %v, %v; want %v, %d, %v", i+1, done, lab.Processed(), lab.Now(), err, want.done, want.processed, want.now)
+		}
+	}
+	// The first lane (fixed window, 2 per 1 s) admitted the first two of
+	// a's requests and the first two of b's.
+	if got := lab.Lanes()[0].Total(); got != (Counts{Allowed: 4, Denied: 3}) {
+		t.Errorf("lane 1 totals %+v; want 4 allowed, 3 denied", got)
+	}
+	// An instant before the clock moves nothing; a budget below one request
+	// still decides one.
+	if done, err := lab.AdvanceToward(20*ms, 1); err != nil || !done || lab.Now() != 30*ms {
+		t.Errorf("AdvanceToward(20 ms) at 30 ms: done %v, now %v, %v; want done, 30ms", done, lab.Now(), err)
+	}
+	lab2, _ := New(s, tr, Options{})
+	if done, err := lab2.AdvanceToward(time.Second, 0); err != nil || done || lab2.Processed() != 1 || lab2.Now() != 0 {
+		t.Errorf("budget 0: done %v, %d decided, now %v, %v; want not done, 1, 0", done, lab2.Processed(), lab2.Now(), err)
+	}
+}
+
+// TestLaneClientAt: ClientAt is Client by the index in Lab.Clients(), zero
+// out of range.
+func TestLaneClientAt(t *testing.T) {
+	tr, err := ParseTrace("t.csv", []byte("t_ms,client\n0,a\n0,a\n0,b\n0,a\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := SameBudget(limiter.KindFixedWindow, 2, time.Second)
+	lab, err := New(Setup{Lanes: []LaneSpec{{Config: c}}, Speed: 1, Worst: time.Second}, tr, Options{})
+	if err == nil {
+		err = lab.RunTrace()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln := lab.Lanes()[0]
+	if got := lab.Clients(); !reflect.DeepEqual(got, []string{"a", "b"}) {
+		t.Fatalf("clients %v; want [a b]", got)
+	}
+	want := []Counts{{Allowed: 2, Denied: 1}, {Allowed: 1}}
+	for i, name := range lab.Clients() {
+		if got := ln.ClientAt(i); got != want[i] || got != ln.Client(name) {
+			t.Errorf("ClientAt(%d) = %+v, Client(%s) = %+v; want %+v", i, got, name, ln.Client(name), want[i])
+		}
+	}
+	if ln.ClientAt(2) != (Counts{}) || ln.ClientAt(-1) != (Counts{}) {
+		t.Error("ClientAt out of range: counts")
+	}
+}
+
+// TestAdvanceTowardEqualsAdvanceTo: called until done, AdvanceToward leaves
+// the lab exactly as one AdvanceTo to the same instant (RunTrace): the same
+// decisions in order, history, totals, worst case, charts (buckets skipped
+// over a long gap, the focus client's state sampled) and limiter states,
+// for budgets from one request up to MaxTickDecisions, from instant 0 and
+// from a clock already moved with manual requests.
+func TestAdvanceTowardEqualsAdvanceTo(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("t_ms,client\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "%d,u%d\n", i*7/10, i%37) // several requests per ms
+	}
+	for range 50 {
+		b.WriteString("2500,burst\n") // one instant, more than a small budget
+	}
+	b.WriteString("20000,u1\n20000,late\n") // 17.5 s later: chart buckets skipped
+	tr, err := ParseTrace("t.csv", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mixedSetup(t)
+	s.Focus = "u1"
+	opts := Options{History: 256, ChartLen: 20}
+	type result struct {
+		snap      snapshot
+		decisions []laneDecision
+		calls     int
+		left      int // requests due when the calls began
+	}
+	drive := func(budget int, pre bool) result {
+		lab, err := New(s, tr, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r result
+		lab.OnDecision = func(i int, rec Record) { r.decisions = append(r.decisions, laneDecision{i, rec}) }
+		if pre {
+			if err := lab.AdvanceTo(1234 * ms); err != nil {
+				t.Fatal(err)
+			}
+			if err := lab.Fire("dave", 7); err != nil {
+				t.Fatal(err)
+			}
+		}
+		end := lab.TraceEnd()
+		r.left = -lab.Processed()
+		if budget == 0 {
+			if err := lab.RunTrace(); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			for done := false; !done; r.calls++ {
+				if done, err = lab.AdvanceToward(end, budget); err != nil {
+					t.Fatal(err)
+				}
+				if r.calls > 1e6 {
+					t.Fatal("AdvanceToward never done")
+				}
+			}
+		}
+		if lab.Now() != 20*time.Second {
+			t.Fatalf("budget %d: now %v; want 20s", budget, lab.Now())
+		}
+		r.left += lab.Processed()
+		r.snap = snap(lab)
+		return r
+	}
+	for _, pre := range []bool{false, true} {
+		want := drive(0, pre)
+		for _, budget := range []int{1, 7, 100, 6 * 51, MaxTickDecisions} {
+			got := drive(budget, pre)
+			if !reflect.DeepEqual(got.decisions, want.decisions) {
+				t.Errorf("budget %d (clock moved first %v): %d decisions differ from RunTrace's %d", budget, pre, len(got.decisions), len(want.decisions))
+			}
+			if !reflect.DeepEqual(got.snap, want.snap) {
+				t.Errorf("budget %d (clock moved first %v): the lab differs from RunTrace's", budget, pre)
+			}
+			// Six lanes: budget/6 requests a call (at least one); the last
+			// call finds nothing more due and is done.
+			if per := max(1, budget/6); got.calls != (got.left+per-1)/per {
+				t.Errorf("budget %d: %d calls for %d requests; want %d", budget, got.calls, got.left, (got.left+per-1)/per)
+			}
+		}
+	}
+}
+
 func TestSetTierNames(t *testing.T) {
 	lab, err := New(DefaultSetup(), nil, Options{})
 	if err != nil {

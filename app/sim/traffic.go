@@ -417,6 +417,23 @@ func (s *Source) Next(until Instant, dst []Event) []Event {
 	}
 }
 
+// NextN is Next that appends at most n events: the next ones at or before
+// until, in order. Events at one instant beyond the n-th are left for
+// later, so that taking the first few requests of traffic with large
+// bursts (16 clients sending 10,000 requests at one instant) costs only
+// those few.
+func (s *Source) NextN(until Instant, n int, dst []Event) []Event {
+	for range n {
+		e, ok := s.Peek()
+		if !ok || e.At > until {
+			break
+		}
+		e, _ = s.pop()
+		dst = append(dst, e)
+	}
+	return dst
+}
+
 // NoisyNeighbour returns n clients ("c1" … "cn") sending Poisson traffic at
 // rate requests per second each, except "c1", whose weight is 8: it sends 8×
 // what each of the others sends.

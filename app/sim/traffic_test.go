@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"net/url"
 	"reflect"
 	"strings"
@@ -130,6 +131,53 @@ func TestSourceMergesInOrderWithTies(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("events =\n%v\nwant\n%v", got, want)
+	}
+}
+
+// TestSourceNextN: NextN takes at most n events, at or before until, in
+// the order Next gives them, and may stop within an instant: the rest of it
+// comes next. Bursts of 10,000 at one instant from 16 clients are not all
+// taken to read the first 5.
+func TestSourceNextN(t *testing.T) {
+	clients := []Client{
+		{Name: "a", Pattern: Pattern{Kind: PatternSteady, Rate: 2}},
+		{Name: "b", Pattern: Pattern{Kind: PatternSteady, Rate: 4}},
+	}
+	manual := []Event{{At: 0, Client: "m", N: 1}, {At: 500 * ms, Client: "m", N: 1}}
+	s, _ := NewSource(clients, 1, nil, manual)
+	got := s.NextN(time.Second, 2, nil)
+	if want := []Event{{0, "a", 1}, {0, "b", 1}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("first 2 = %v, want %v", got, want)
+	}
+	got = s.NextN(500*ms, 10, got)
+	if want := []Event{{0, "a", 1}, {0, "b", 1}, {0, "m", 1}, {250 * ms, "b", 1}, {500 * ms, "a", 1}, {500 * ms, "b", 1}, {500 * ms, "m", 1}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("then up to 500 ms = %v, want %v", got, want)
+	}
+	if got := s.NextN(time.Second, 0, nil); got != nil {
+		t.Errorf("n = 0: %v, want none", got)
+	}
+	ref, _ := NewSource(clients, 1, nil, manual)
+	all := ref.Next(time.Second, nil)
+	s, _ = NewSource(clients, 1, nil, manual)
+	var parts []Event
+	for k := 1; len(parts) < len(all); k++ {
+		parts = s.NextN(time.Second, k, parts)
+	}
+	if !reflect.DeepEqual(parts, all) {
+		t.Errorf("NextN in parts = %v, want Next's %v", parts, all)
+	}
+
+	var burst []Client
+	for i := range MaxClients {
+		burst = append(burst, Client{Name: fmt.Sprintf("c%d", i+1), Pattern: Pattern{Kind: PatternEdge, Size: MaxRate, Window: time.Second, Gap: ms}})
+	}
+	s, err := NewSource(burst, 1, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = s.NextN(time.Hour, 5, nil)
+	if want := []Event{{999 * ms, "c1", 1}, {999 * ms, "c1", 1}, {999 * ms, "c1", 1}, {999 * ms, "c1", 1}, {999 * ms, "c1", 1}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("first 5 of the bursts = %v, want %v", got, want)
 	}
 }
 
