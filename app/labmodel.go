@@ -491,8 +491,8 @@ func laneParams(i int, k limiter.Kind) [2]laneParam {
 			{fieldOf(r[0], id("p1"), 1, true),
 				func(c limiter.Config) float64 { return float64(c.Capacity) }, func(c *limiter.Config, v float64) { c.Capacity = int(v) }},
 			{fieldOf(r[1], id("p2"), 0.000001, true),
-				func(c limiter.Config) float64 { return c.LeakInterval.Seconds() * 1000 },
-				func(c *limiter.Config, v float64) { c.LeakInterval = time.Duration(math.Round(v * 1e6)) }},
+				func(c limiter.Config) float64 { return msOf(c.LeakInterval) },
+				func(c *limiter.Config, v float64) { c.LeakInterval = fromMs(v) }},
 		}
 	}
 	return [2]laneParam{
@@ -526,7 +526,8 @@ func (m *labModel) setLaneParam(i, p int, v float64) {
 
 // setLaneKind switches lane i to kind on the lane's own budget (a fixed
 // window of 12 per 1 s becomes a token bucket of 12/s, burst 12), or, when
-// its config has none (rate 0 or +Inf, burst 0), on the same-budget values.
+// its config has none (rate 0 or +Inf, burst 0) or the new kind's fields
+// cannot hold it, on the same-budget values.
 func (m *labModel) setLaneKind(i int, k limiter.Kind) {
 	m.live()
 	spec := m.lab.Setup().Lanes[i]
