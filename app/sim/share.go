@@ -438,10 +438,12 @@ func decodeConfig(v string, ranges func(limiter.Kind) [2]Range) (limiter.Config,
 	if err != nil {
 		return limiter.Config{}, err
 	}
-	if _, err := limiter.New(c); err != nil {
+	// The fields' ranges first: the limiter's own message names a wider
+	// range ("[0, 1e9] or +Inf") than a link may carry.
+	if err := checkConfig(c, ranges(c.Kind)); err != nil {
 		return limiter.Config{}, err
 	}
-	if err := checkConfig(c, ranges(c.Kind)); err != nil {
+	if _, err := limiter.New(c); err != nil {
 		return limiter.Config{}, err
 	}
 	return c, nil

@@ -57,7 +57,7 @@ func TestShareFallbackPerPart(t *testing.T) {
 		{"trace", "../../etc/passwd", `link: trace: "../../etc/passwd" is not a built-in trace; want one of [nasa]; replaying no trace`, func(s *Setup) { s.Trace = def.Trace }},
 		{"worst", "-1s", "link: worst: window -1s is out of range; want 1ms to 24h0m0s; using the default worst-case window, 1s", func(s *Setup) { s.Worst = def.Worst }},
 		{"worst", "1000000h", "link: worst: window 1000000h0m0s is out of range; want 1ms to 24h0m0s; using the default worst-case window, 1s", func(s *Setup) { s.Worst = def.Worst }},
-		{"lane", "token_bucket,10,-1", "link: lane: lane 1: limiter: burst -1 is negative; want >= 0; using the default lanes (all of them)", func(s *Setup) { s.Lanes = def.Lanes }},
+		{"lane", "token_bucket,10,-1", "link: lane: lane 1: burst -1 is out of range; want 1 to 10000 tokens; using the default lanes (all of them)", func(s *Setup) { s.Lanes = def.Lanes }},
 		{"lane", "rocket,1,1s", "link: lane: lane 1: kind \"rocket\" is unknown; want one of [token_bucket gcra leaky_bucket fixed_window sliding_window_log sliding_window_counter]; using the default lanes (all of them)", func(s *Setup) { s.Lanes = def.Lanes }},
 		{"lane", "fixed_window,10,soon", `link: lane: lane 1: window "soon" is not a duration; want e.g. 1s; using the default lanes (all of them)`, func(s *Setup) { s.Lanes = def.Lanes }},
 		{"client", "eve,1,,steady,1e9", "link: client: client 1 (eve): rate 1e+09/s is out of range; want > 0 and, times weight 1, <= 10000; using the default clients (all of them)", func(s *Setup) { s.Clients = def.Clients }},
@@ -177,7 +177,7 @@ func TestShareEveryBadLaneNamed(t *testing.T) {
 	q["lane"] = []string{"token_bucket,10,-1", "gcra,2,2", "rocket,1,1s", "fixed_window,10,1s;pro"}
 	q["client"] = []string{"eve,1,,steady", "bob,1,,none", "carl,x,,none", "<x>,1,,none", "bob,1,,none"}
 	_, err := DecodeSetup(q)
-	want := "link: lane: lane 1: limiter: burst -1 is negative; want >= 0; " +
+	want := "link: lane: lane 1: burst -1 is out of range; want 1 to 10000 tokens; " +
 		`lane 3: kind "rocket" is unknown; want one of [token_bucket gcra leaky_bucket fixed_window sliding_window_log sliding_window_counter]; ` +
 		`lane 4: tier "pro" has no '='; want name=kind,p1,p2; using the default lanes (all of them)` + "\n" +
 		"link: client: client 1: pattern steady has 0 parameters; want 1; " +
