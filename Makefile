@@ -12,16 +12,16 @@ FUZZ_TARGETS = $(shell grep -ho '^func Fuzz[A-Za-z0-9_]*' limiter/*_test.go | se
 all: build
 
 ## build: compile each page to its own wasm (plus a brotli and a gzip copy): web/app.wasm the playground,
-## web/lab.wasm the lab, web/learn.wasm the lessons (see app/pages.go); the server to bin/server
+## web/lab.wasm the lab, web/learn.wasm the lessons (app/cmd/<page>, see app/site/pages.go); the server to bin/server
 build:
 	rm -rf web/src && mkdir -p web/src && cp $(filter-out %_test.go,$(wildcard limiter/*.go)) web/src/
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/app.wasm ./app
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -tags page_lab -o web/lab.wasm ./app
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -tags page_learn -o web/learn.wasm ./app
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/app.wasm ./app/cmd/playground
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/lab.wasm ./app/cmd/lab
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/learn.wasm ./app/cmd/learn
 	gzip -9 -k -f web/app.wasm web/lab.wasm web/learn.wasm
 	gzip -9 -k -f web/data/nasa-1995-08-01.csv
 	$(GO) run ./app/cmd/precompress web/app.wasm web/lab.wasm web/learn.wasm web/data/nasa-1995-08-01.csv
-	$(GO) build -trimpath -o bin/server ./app
+	$(GO) build -trimpath -o bin/server ./app/cmd/server
 
 ## run: build, then serve the playground at http://$(ADDR)
 run: build
@@ -46,9 +46,7 @@ deps:
 
 vet:
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./limiter/... ./app/...
-	GOOS=js GOARCH=wasm $(GO) vet -tags page_lab ./app
-	GOOS=js GOARCH=wasm $(GO) vet -tags page_learn ./app
+	GOOS=js GOARCH=wasm $(GO) vet ./...
 	$(GO) vet -tags e2e ./app/e2e
 	$(GO) vet -tags 'e2e benchui' ./app/e2e
 
@@ -58,7 +56,7 @@ unit:
 
 ## wasm-test: the limiter and simulation tests compiled to js/wasm and run under Node
 wasm-test:
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 5m -exec="$(WASM_EXEC)" ./limiter/... ./app/sim/... ./app/explain/...
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 5m -exec="$(WASM_EXEC)" ./limiter/... ./app/units/... ./app/sim/... ./app/explain/...
 
 ## fuzz: each property test of limiter/ on FUZZ_RUNS random traces
 fuzz:

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"flag"
+	"log"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ratelab/ratelab/app/server"
+	"github.com/ratelab/ratelab/app/site"
+)
+
+// Command server serves the site: the pages pre-rendered, their wasm and
+// web/. It runs the playground's HTTP server until it fails.
+func main() {
+	addr := flag.String("addr", "127.0.0.1:8000", "address to listen on")
+	root := flag.String("root", "", "folder that holds web/ (default: the working directory, else the folder above the server binary)")
+	flag.Parse()
+
+	server.Routes()
+	dir, err := server.FindRoot(*root)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// go-app's LocalDir serves web/ relative to the working directory.
+	if err := os.Chdir(dir); err != nil {
+		log.Fatal(err)
+	}
+	// The stylesheets too: the service worker serves them cache-first.
+	files := []string{"web/app.css", "web/learn.css"}
+	for _, pg := range site.Pages {
+		files = append(files, strings.TrimPrefix(pg.Wasm, "/"))
+	}
+	version, err := server.Version(files...)
+	if err != nil {
+		log.Fatalf("%v (run `make build` first)", err)
+	}
+	h, err := server.New(version)
+	if err != nil {
+		log.Fatal(err)
+	}
+	log.Printf("rate limiter playground: http://%s (web/ in %s, version %s)", *addr, dir, version)
+	srv := &http.Server{Addr: *addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	log.Fatal(srv.ListenAndServe())
+}

@@ -1,0 +1,10 @@
+package lab
+
+import (
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/site"
+)
+
+// OnPreRender gives the pre-rendered page its own title and description
+// (go-app calls it on the server only).
+func (p *Page) OnPreRender(ctx app.Context) { site.SetHead(ctx, "/lab") }

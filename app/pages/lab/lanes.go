@@ -1,0 +1,1097 @@
+package lab
+
+import (
+	"errors"
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/explain"
+	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/ui"
+	"github.com/ratelab/ratelab/app/ui/browser"
+	"github.com/ratelab/ratelab/app/units"
+	"github.com/ratelab/ratelab/limiter"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Lane drawing geometry (SVG user units), one shared time axis for all
+// lanes.
+const (
+	laneW              = 600.0
+	laneH              = 140.0
+	stripTop, stripBot = 12.0, 48.0
+	okY, noY           = 22.0, 40.0
+	rateTop, rateBot   = 56.0, 96.0
+	stateTop, stateBot = 104.0, 136.0
+	markCol            = 3.0 // marks are merged per column of this width
+	nCols              = int(laneW / markCol)
+)
+
+// labFrameEvery is the lanes view's frame period: 30 redraws a second
+// leave the browser every other frame to paint (six lanes at 200 requests/s).
+const labFrameEvery = time.Second / 30
+
+// labLanes is the lab's right column: the clock and scrubber, every lane
+// drawn live on one shared time axis, and the per-client totals. It owns the
+// animation loop: each frame moves the simulated clock by the real time
+// elapsed (many requests per frame) and redraws this component only.
+type labLanes struct {
+	app.Compo
+	M *labModel
+
+	loop  ui.Frames
+	drawn uint64
+	urlAt time.Time
+	url   string
+
+	hist   []sim.Record
+	bks    []sim.Bucket
+	buf    []byte
+	okCol  [nCols]int32
+	noCol  [nCols]int32
+	totals *totalsSnap
+	totAt  time.Time
+	totVer uint64
+
+	// The timeline slider's value as last drawn, and as last set on the
+	// element (see frame).
+	scrubAt, scrubSet int
+}
+
+func (v *labLanes) OnMount(ctx app.Context) {
+	if !app.IsClient { // native component tests draw frames by hand
+		return
+	}
+	browser.InstallKeyGuard()
+	v.loop.Start(ctx, v, labFrameEvery, v.frame)
+}
+
+// frame runs on the UI goroutine: it advances the clock, keeps the link in
+// the address bar current, and redraws when anything moved.
+func (v *labLanes) frame(ctx app.Context, now time.Time, dt time.Duration) bool {
+	m := v.M
+	m.runStep() // "Run to end": this frame's parts
+	if m.scrub == nil && !m.lab.Clock().Paused() {
+		behind, err := m.lab.Tick(dt)
+		if err != nil {
+			m.setErr("clock", err)
+			m.lab.Clock().Pause()
+		}
+		if behind {
+			m.behind = behindFrames
+		} else if m.behind > 0 {
+			m.behind--
+		}
+		m.changed()
+	}
+	if now.Sub(v.urlAt) > 300*time.Millisecond {
+		v.urlAt = now
+		v.syncURL(ctx)
+	}
+	if v.scrubAt != v.scrubSet {
+		// go-app sets a changed max and value in no set order, and a range
+		// input clamps a value set before a larger max: after "Run to end"
+		// or "+1 s" while paused, the thumb stayed at the old end. The
+		// element has its new max by now (drawn in an earlier frame).
+		if el := app.Window().GetElementByID("scrub"); el.Truthy() {
+			el.Set("value", strconv.Itoa(v.scrubAt))
+			v.scrubSet = v.scrubAt
+		}
+	}
+	return m.version != v.drawn
+}
+
+// syncURL writes the setup into the address bar, the share field and the
+// quiz link when it changed.
+func (v *labLanes) syncURL(ctx app.Context) {
+	q := linkQuery(v.M)
+	if q == v.url {
+		return
+	}
+	v.url = q
+	u := *ctx.Page().URL()
+	u.RawQuery = q
+	ctx.Page().ReplaceURL(&u)
+	if el := app.Window().GetElementByID("share-link"); el.Truthy() {
+		el.Set("value", shareLink(v.M))
+	}
+	// The quiz link too: the left column is not redrawn for a lane's
+	// changes, so its link kept the setup it was drawn with.
+	if el := app.Window().GetElementByID("quiz-this"); el.Truthy() {
+		el.Set("href", quizLinkFor(v.M))
+	}
+	if v.M.copied != "" && v.M.copied != shareLink(v.M) {
+		// "Copied ✓" was about the link before this change (a copy made
+		// since the change, before this frame, keeps it).
+		v.M.copied = ""
+		v.M.controlsChanged()
+	}
+}
+
+// axisOf is the shared time axis: the last span of the run (at least W ×
+// 10, at most the minute of chart buckets kept), now near the right edge.
+func axisOf(l *sim.Lab) ui.Axis {
+	span := min(max(10*l.Setup().Worst, 2*time.Second), 60*time.Second)
+	now := l.Now()
+	from := max(0, now-span*19/20)
+	return ui.Axis{X0: 0, X1: laneW, From: from, To: from + span}
+}
+
+func (v *labLanes) Render() app.UI {
+	m := v.M
+	v.drawn = m.version
+	l := m.shown()
+	a := axisOf(l)
+	lanes := l.Lanes()
+
+	// One rate scale for every lane, so their charts compare.
+	rmax := 1.0
+	width := l.Options().ChartBucket
+	for _, ln := range lanes {
+		v.bks = ln.Buckets(v.bks[:0])
+		for _, b := range v.bks {
+			if b.Start+width >= a.From {
+				o, _ := b.Rates(width)
+				rmax = max(rmax, o)
+			}
+		}
+	}
+	rmax = niceCeil(rmax)
+
+	// Twice a second while the clock or "Run to end" runs (a trace of
+	// 200,000 clients takes a while to rank), at once when paused.
+	if v.totals == nil || (v.totVer != m.version && (time.Since(v.totAt) > 500*time.Millisecond || l.Clock().Paused() && m.toEnd == nil)) {
+		v.totals, v.totAt, v.totVer = snapTotals(l), time.Now(), m.version
+	}
+
+	laneUIs := make([]app.UI, 0, len(lanes)+1)
+	s := m.lab.Setup()
+	for i, ln := range lanes {
+		// Each lane has a slot of its own, the inspector right under the
+		// lane it explains (so both stay in view): opening or closing it
+		// moves no other lane, whose chart (and focus) would be rebuilt.
+		var insp app.UI = app.Text("")
+		if m.insp != nil && m.insp.lane == i {
+			insp = v.inspectorUI()
+		}
+		laneUIs = append(laneUIs, app.Elem("div").Class("lane-slot").Body(v.lane(i, ln, l, a, rmax, s, len(lanes)), insp))
+	}
+	return app.Elem("div").Class("lab-main").Body(
+		v.timebar(l),
+		app.Elem("section").Class("card lanes").Attr("aria-label", "Lanes").Body(
+			v.legend(l, s, rmax),
+			app.Elem("div").Class("lane axis-row").Body(
+				app.Elem("div").Class("lane-side axis-side").Text("time (simulated) →"),
+				v.axisSVG(a),
+			),
+			app.Elem("div").ID("lanes").Body(laneUIs...),
+			app.If(len(lanes) == 0, app.Elem("p").Class("hint").Text("No lanes: add one from “+ Add a lane…”.")),
+		),
+		&labTotals{Snap: v.totals},
+	)
+}
+
+// scrubKeySteps are the timeline's keyboard steps in ms: the range's own
+// step is 1 ms, fine for a pointer but 1 ms per key press for the keyboard.
+// Arrows move 100 ms (the "+100 ms" button's step), Page Up and Page Down
+// 1 s; Home and End keep the browser's (the start, now).
+var scrubKeySteps = map[string]int{"ArrowLeft": -100, "ArrowDown": -100, "ArrowRight": 100, "ArrowUp": 100, "PageDown": -1000, "PageUp": 1000}
+
+// scrubKey moves the timeline by scrubKeySteps, within its range.
+func scrubKey(m *labModel) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		d, ok := scrubKeySteps[e.Get("key").String()]
+		if !ok {
+			return
+		}
+		// From the instant shown, not the element's value: the frame loop
+		// writes the last drawn instant into the element, and keys quicker
+		// than frames read that older value and lost a step.
+		shown := m.lab.Now()
+		if m.scrub != nil {
+			shown = m.scrub.Now()
+		}
+		hi := int(m.lab.Now() / time.Millisecond)
+		v := min(max(int(shown/time.Millisecond)+d, 0), hi)
+		ctx.JSSrc().Set("value", strconv.Itoa(v))
+		scrubToMs(m, v, hi)
+	}
+}
+
+// scrubToMs shows the lab at v ms on a timeline whose end is hi ms: the
+// end is now, live (the range counts whole ms, so its end is up to 1 ms
+// before the clock, which read "showing t = 2.883 s of 2.883 s").
+func scrubToMs(m *labModel, v, hi int) {
+	if v >= hi {
+		m.scrubTo(m.lab.Now())
+		return
+	}
+	m.scrubTo(sim.Instant(v) * time.Millisecond)
+}
+
+// timebar: the clock, pause, steps, speed, reset and the scrubber.
+func (v *labLanes) timebar(l *sim.Lab) app.UI {
+	m := v.M
+	toEnd := m.toEnd != nil
+	paused := (m.lab.Clock().Paused() || m.scrub != nil) && !toEnd
+	state, cls, pause := "running", "badge run", "Pause"
+	if paused {
+		state, cls, pause = "paused", "badge pause", "Resume"
+	}
+	if m.scrub != nil {
+		state = "scrubbed"
+	}
+	progress := ""
+	if toEnd {
+		// Said under the buttons, beside the timeline: text that grows in
+		// their row moved Pause away from the pointer.
+		progress = "running to the end… " + strconv.Itoa(m.runProgress()) + " % (to t = " + units.FormatClock(m.toEnd.to) + "); Pause stops here"
+	}
+	nowMs := m.lab.Now() / time.Millisecond
+	atMs := l.Now() / time.Millisecond
+	v.scrubAt = int(atMs)
+	speed := m.lab.Clock().Speed()
+	var speeds []app.UI
+	listed := false
+	for _, x := range []float64{0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100} {
+		if !listed && x > speed {
+			// A speed from a link that the list lacks (3×) is shown, in
+			// its place, rather than a listed one it is not.
+			speeds = append(speeds, app.Elem("option").Attr("value", units.Num(speed)).Attr("selected", true).Text(units.Num(speed)+"×"))
+		}
+		listed = listed || x >= speed
+		speeds = append(speeds, ui.BoolAttr(app.Elem("option").Attr("value", units.Num(x)), "selected", x == speed).Text(units.Num(x)+"×"))
+	}
+	return app.Elem("section").Class("card timebar").Attr("aria-label", "Clock").Body(
+		app.Elem("div").Class("row").Body(
+			app.Elem("span").ID("lab-clock").Class("mono clock").Text("t = "+units.FormatClock(l.Now())),
+			app.Elem("span").ID("lab-clock-state").Class(cls).Text(state),
+			app.If(m.behind > 0 && !paused && !toEnd,
+				app.Elem("span").ID("lab-clock-behind").Class("hint").Text("slower than "+units.Num(speed)+"×: more requests are due than the browser decides in real time"),
+			),
+			app.Elem("button").ID("lab-pause").Class("btn").Attr("aria-pressed", paused).Text(pause).OnClick(func(ctx app.Context, e app.Event) {
+				// Read the state now: go-app keeps the first handler it mounted,
+				// so a value captured at render time would be stale.
+				if m.toEnd != nil {
+					// "Run to end" under way: Pause stops it where it got to.
+					m.stopRun()
+				} else if m.lab.Clock().Paused() || m.scrub != nil {
+					m.resumeFromScrub()
+					m.lab.Clock().Resume()
+				} else {
+					m.lab.Clock().Pause()
+				}
+				v.loop.Resync()
+				m.changed()
+			}),
+			app.Elem("button").ID("step-request").Class("btn").Title("Pause and decide the next request alone").Text("Step 1 request").OnClick(func(ctx app.Context, e app.Event) {
+				m.resumeFromScrub()
+				m.lab.Clock().Pause()
+				_, ok, err := m.lab.StepRequest()
+				if err == nil && !ok {
+					err = errors.New("no request is coming: the clients only click and no trace is left to replay; send one with Space or Burst ×N")
+				}
+				m.setErr("step", err)
+				m.changed()
+			}),
+			app.Elem("button").ID("step-100ms").Class("btn").Title("Move the clock forward by 100 ms").Text("+100 ms").OnClick(v.step(100*time.Millisecond)),
+			app.Elem("button").ID("step-1s").Class("btn").Title("Move the clock forward by 1 s").Text("+1 s").OnClick(v.step(time.Second)),
+			app.Elem("label").Attr("for", "speed").Class("inline-label").Text("speed"),
+			app.Elem("select").ID("speed").Class("select").Body(speeds...).OnChange(func(ctx app.Context, e app.Event) {
+				x, _ := strconv.ParseFloat(browser.FieldText(ctx.JSSrc()), 64)
+				m.setErr("clock", m.lab.Clock().SetSpeed(x))
+				m.changed()
+			}),
+			app.Elem("button").ID("lab-reset").Class("btn danger").Title("Start the run over at 0: same setup, same seed, same decisions").Text("Reset").OnClick(func(ctx app.Context, e app.Event) {
+				m.live()
+				m.clearSel()
+				m.setErr("clock", m.lab.Reset())
+				m.changed()
+			}),
+		),
+		app.Elem("div").Class("row scrub-row").Body(
+			app.Elem("label").Attr("for", "scrub").Class("inline-label").Text("timeline"),
+			app.ElemSelfClosing("input").Attr("type", "range").ID("scrub").Attr("min", 0).Attr("max", int(nowMs)).Attr("step", 1.0).Attr("value", int(atMs)).
+				Attr("aria-label", "Timeline: show every lane as it was at this instant").
+				OnInput(func(ctx app.Context, e app.Event) {
+					x, err := strconv.ParseFloat(browser.FieldText(ctx.JSSrc()), 64)
+					hi, err2 := strconv.Atoi(ctx.JSSrc().Get("max").String())
+					if err == nil && err2 == nil {
+						scrubToMs(m, int(x), hi)
+					}
+				}).
+				DataSet("keys", "ArrowLeft ArrowRight ArrowUp ArrowDown PageUp PageDown").OnKeyDown(scrubKey(m)),
+			app.If(toEnd,
+				app.Elem("span").ID("run-progress").Class("hint").Text(progress),
+			).ElseIf(m.scrub != nil,
+				app.Elem("span").ID("scrub-label").Class("hint").Text("showing t = "+units.FormatClock(l.Now())+" of "+units.FormatClock(m.lab.Now())+" (replayed; Resume, a request or a step continues from here and drops what came after)"),
+				app.Elem("button").ID("scrub-live").Class("btn link").Text("back to live").OnClick(func(ctx app.Context, e app.Event) { m.live() }),
+			).ElseIf(m.dropped != "",
+				app.Elem("span").ID("scrub-label").Class("hint").Text(m.dropped+"; drag back to see every lane as it was"),
+			).Else(
+				app.Elem("span").ID("scrub-label").Class("hint").Text("drag back to see every lane as it was"),
+			),
+		),
+		errLine(m, "clock"),
+		errLine(m, "step"),
+		errLine(m, "scrub"),
+	)
+}
+
+// behindFrames is how many frames (about a second) the clock keeps saying
+// it is behind after a tick last stopped short.
+const behindFrames = 20
+
+func (v *labLanes) step(d time.Duration) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		m := v.M
+		m.resumeFromScrub()
+		m.lab.Clock().Pause()
+		m.setErr("clock", m.lab.Step(d))
+		m.changed()
+	}
+}
+
+// legend names the lines and marks, and the client whose state is drawn
+// (one of the setup's clients, or of the trace's).
+func (v *labLanes) legend(l *sim.Lab, setup sim.Setup, rmax float64) app.UI {
+	m := v.M
+	// The setup's clients in their order (those that only click too), then
+	// the trace's clients that have sent.
+	names := setup.ClientNames()
+	own := len(names) // at most sim.MaxClients: a short search
+	for _, n := range l.Clients() {
+		if len(names) >= 50 {
+			break
+		}
+		if !slices.Contains(names[:own], n) {
+			names = append(names, n)
+		}
+	}
+	focus := l.Focus()
+	opts := make([]app.UI, 0, min(len(names), 50)+1)
+	seen := false
+	for i, n := range names {
+		if i >= 50 {
+			break
+		}
+		seen = seen || n == focus
+		opts = append(opts, ui.BoolAttr(app.Elem("option").Attr("value", n), "selected", n == focus).Text(n))
+	}
+	if !seen && focus != "" {
+		opts = append(opts, app.Elem("option").Attr("value", focus).Attr("selected", true).Text(focus))
+	}
+	return app.Elem("div").Class("legend lab-legend").Body(
+		app.Elem("span").Class("key ok").Text("✓ allowed"),
+		app.Elem("span").Class("key no").Text("✕ denied"),
+		app.Elem("span").Class("key worst").Text("▮ worst-case stretch"),
+		app.Elem("span").Class("key offered").Text("— offered rate"),
+		app.Elem("span").Class("key admitted").Text("— admitted rate"),
+		app.Elem("span").Class("key tok").Text("— state (tokens, level, count)"),
+		app.Elem("span").ID("rate-scale").Text("rate scale 0–"+units.Num(rmax)+"/s"),
+		app.Elem("label").Class("inline-label").Body(
+			app.Text("state of client "),
+			// Its width is bounded (web/app.css): a name can be long.
+			app.Elem("select").ID("focus").Class("select").Title(focus).Body(opts...).OnChange(func(ctx app.Context, e app.Event) {
+				f := browser.FieldText(ctx.JSSrc())
+				err := m.lab.SetFocus(f) // the live lab too, so the link carries it
+				if m.scrub != nil && err == nil {
+					err = m.scrub.SetFocus(f)
+				}
+				m.setErr("clock", err)
+				m.changed()
+			}),
+		),
+	)
+}
+
+// axisSVG draws the shared time axis's labels.
+func (v *labLanes) axisSVG(a ui.Axis) app.UI {
+	var ticks []app.UI
+	for _, l := range axisLabels(a) {
+		anchor := "middle"
+		switch {
+		case l.x < 20: // "0 s" centred on the left edge would lose its "0"
+			anchor = "start"
+		case l.x > laneW-20:
+			anchor = "end"
+		}
+		ticks = append(ticks, ui.SVG("text").Attr("x", ui.F1(l.x)).Attr("y", 13).Attr("font-size", 11).Attr("text-anchor", anchor).Attr("fill", "#57606a").Text(l.text))
+	}
+	return ui.SVG("svg").ID("axis").Attr("viewBox", "0 0 600 18").Attr("width", "100%").Body(ticks...)
+}
+
+// axisLabel is one label of the time axis, at x in SVG units.
+type axisLabel struct {
+	x    float64
+	text string
+}
+
+// axisCharW is the width of a label's character in SVG units at the axis's
+// font size (15 units, web/app.css), with some room to spare.
+const axisCharW = 9.5
+
+// axisLabels names every tick of a's step (see tickStep) whose labels fit
+// side by side, else every k-th tick, k the smallest that leaves a gap: late
+// in a long run ("39559 s") the labels ran together. The ticks kept are the
+// multiples of k steps, so they stay put as time moves.
+func axisLabels(a ui.Axis) []axisLabel {
+	step := tickStep(a.To - a.From)
+	first := (a.From + step - 1) / step * step
+	widest := len(secs(a.To) + " s")
+	spacing := a.X(a.From+step) - a.X(a.From)
+	k := max(1, int(math.Ceil((float64(widest)*axisCharW+10)/spacing)))
+	var labels []axisLabel
+	for t := first; t <= a.To; t += step {
+		if int64(t/step)%int64(k) == 0 {
+			labels = append(labels, axisLabel{a.X(t), secs(t) + " s"})
+		}
+	}
+	return labels
+}
+
+func tickStep(span time.Duration) time.Duration {
+	for _, s := range []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second,
+		5 * time.Second, 10 * time.Second, 15 * time.Second, 30 * time.Second, time.Minute} {
+		if span/s <= 10 {
+			return s
+		}
+	}
+	return 5 * time.Minute
+}
+
+func niceCeil(x float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, f := range []float64{1, 2, 5, 10} {
+		if x <= f*p {
+			return f * p
+		}
+	}
+	return 10 * p
+}
+
+// lane draws lane i: its editor, counts, worst case, live state, and the
+// strip and charts on the shared axis.
+func (v *labLanes) lane(i int, ln *sim.Lane, l *sim.Lab, a ui.Axis, rmax float64, s sim.Setup, n int) app.UI {
+	id := "lane-" + strconv.Itoa(i)
+	spec := ln.Spec()
+	if i < len(s.Lanes) {
+		spec = s.Lanes[i]
+	}
+	tot := ln.Total()
+	wc := ln.Worst()
+	st := ln.State(l.Now(), l.Focus())
+	stateText, gauge := stateLine(st, l.Now())
+	return app.Elem("div").ID(id).Class("lane").Body(
+		app.Elem("div").Class("lane-side").Body(
+			&laneEditor{M: v.M, I: i, N: n, Spec: spec, Err: laneErrs(v.M, i)},
+			app.Elem("div").Class("lane-counts").Body(
+				app.Elem("span").Class("ok").Body(app.Text("✓ "), app.Elem("span").ID(id+"-allowed").Text(strconv.FormatInt(tot.Allowed, 10)), app.Text(" allowed")),
+				app.Elem("span").Class("no").Body(app.Text("✕ "), app.Elem("span").ID(id+"-denied").Text(strconv.FormatInt(tot.Denied, 10)), app.Text(" denied")),
+			),
+			app.Elem("div").Class("lane-worst").Body(
+				app.Elem("span").Class("stat-label").Text("Worst case "),
+				app.Elem("span").ID(id+"-worst").Text(formatWorst(spec.Config.Kind, wc, l.Now())),
+			),
+			app.Elem("div").Class("lane-state").Body(
+				app.Elem("span").ID(id+"-state").Text(stateText),
+				app.Elem("div").Class("gauge").Body(app.Elem("div").Class("gauge-fill").Style("width", ui.F1(gauge*100)+"%")),
+			),
+			v.selLine(id, i, ln),
+		),
+		v.laneSVG(i, id, ln, l, a, rmax, st, wc),
+	)
+}
+
+// laneErrs joins the messages of lane i's controls (so its editor redraws
+// when they change).
+func laneErrs(m *labModel, i int) string {
+	p := "lane-" + strconv.Itoa(i) + "-"
+	var s string
+	for _, k := range []string{"kind", "p1", "p2"} {
+		if e, ok := m.errs[p+k]; ok {
+			s += k + "\x00" + e + "\x00"
+		}
+	}
+	return s
+}
+
+// stateLine describes a strategy's state in the field's terms, and how
+// full it is (0 to 1) for the gauge.
+func stateLine(st limiter.State, now sim.Instant) (string, float64) {
+	frac := func(x float64) float64 {
+		if st.Limit <= 0 {
+			return 0
+		}
+		return min(max(x/float64(st.Limit), 0), 1)
+	}
+	lim := strconv.Itoa(st.Limit)
+	switch st.Kind {
+	case limiter.KindTokenBucket:
+		return "tokens " + units.FormatTokens(st.Tokens) + " of " + lim + " · refill " + units.Num(math.Round(st.Rate*100)/100) + "/s", frac(st.Tokens)
+	case limiter.KindGCRA:
+		ahead := max(st.TAT-now, 0)
+		return "TAT − now = " + units.FormatSeconds(ahead) + " of tolerance " + units.FormatSeconds(st.Tolerance) + " → " + units.FormatTokens(st.Tokens) + " tokens", frac(st.Tokens)
+	case limiter.KindLeakyBucket:
+		var delay time.Duration
+		if st.Rate > 0 {
+			delay = time.Duration(st.Level / st.Rate * float64(time.Second))
+		}
+		return "water level " + units.FormatTokens(st.Level) + " of " + lim + " · queue delay " + units.FormatRetry(delay), frac(st.Level)
+	case limiter.KindFixedWindow:
+		return "window [" + secs(st.WindowStart) + " s, " + secs(st.WindowStart+st.Window) + " s): " + strconv.Itoa(st.Count) + " of " + lim, frac(float64(st.Count))
+	case limiter.KindSlidingWindowLog:
+		return strconv.Itoa(len(st.Log)) + " timestamps in the last " + units.FormatWindow(st.Window) + " (of " + lim + ")", frac(float64(st.Count))
+	case limiter.KindSlidingWindowCounter:
+		w := 0.0
+		if st.Window > 0 {
+			w = 1 - float64(now-st.WindowStart)/float64(st.Window)
+		}
+		return "previous " + strconv.Itoa(st.Previous) + " × " + strconv.Itoa(int(math.Round(w*100))) + "% + current " + strconv.Itoa(st.Count) +
+			" = " + units.FormatTokens(st.Weighted) + " of " + lim, frac(st.Weighted)
+	}
+	return "", 0
+}
+
+// laneSVG draws the strategy's window or timestamps, the allowed and denied
+// marks (merged per column: a few paths, not one node per request), the
+// worst-case stretch, the offered and admitted rates and the state.
+//
+// It is split into small functions on purpose: it runs every frame, so V8
+// soon optimises it, and its optimising compiler takes far longer on one
+// large function than on several small ones (the lab's start-up was waiting
+// for cores busy compiling it).
+func (v *labLanes) laneSVG(i int, id string, ln *sim.Lane, l *sim.Lab, a ui.Axis, rmax float64, st limiter.State, wc sim.WorstCase) app.UI {
+	now := l.Now()
+	v.hist = ln.History(v.hist[:0])
+	okPath, noPath := v.markPaths(a)
+	off, adm, stp := v.ratePaths(ln, l, a, rmax, st)
+	band, marks := v.stateBand(st, a, now)
+	return ui.SVG("svg").ID(id+"-svg").Attr("viewBox", "0 0 600 140").Attr("width", "100%").
+		TabIndex(0).Role("application").
+		Attr("aria-label", "Lane "+strconv.Itoa(i+1)+" requests: ←/→ choose a request, Enter explains it (or click a mark)").
+		DataSet("keys", "ArrowLeft ArrowRight Home End").OnClick(v.onStripClick(i), i).OnFocus(v.onStripFocus(i), i).OnKeyDown(v.onStripKey(i), i).Body(
+		band,
+		worstBand(id, a, wc, now),
+		svgEl("path", "d", marks, "stroke", "#0969da", "stroke-width", "1", "stroke-dasharray", "3 2", "fill", "none"),
+		svgEl("path", "id", id+"-ok", "d", okPath, "stroke", "#1a7f37", "stroke-width", "1.8", "fill", "none", "stroke-linecap", "round"),
+		svgEl("path", "id", id+"-no", "d", noPath, "stroke", "#cf222e", "stroke-width", "1.8", "fill", "none", "stroke-linecap", "round"),
+		svgEl("rect", "x", "0", "y", "56", "width", "600", "height", "40", "fill", "#f6f8fa"), // rateTop to rateBot
+		svgEl("polyline", "points", off, "fill", "none", "stroke", "#8c959f", "stroke-width", "1.5"),
+		svgEl("polyline", "points", adm, "fill", "none", "stroke", "#1a7f37", "stroke-width", "1.5"),
+		svgEl("text", "x", "3", "y", "66", "font-size", "9", "fill", "#57606a").Text("rate /s"),
+		svgEl("rect", "x", "0", "y", "104", "width", "600", "height", "32", "fill", "#fffbf0"), // stateTop to stateBot
+		svgEl("line", "x1", "0", "x2", "600", "y1", "104", "y2", "104", "stroke", "#d4a72c", "stroke-dasharray", "3 3"),
+		svgEl("polyline", "points", stp, "fill", "none", "stroke", "#9a6700", "stroke-width", "1.5"),
+		svgEl("text", "x", "3", "y", "114", "font-size", "9", "fill", "#57606a").Text("state (max "+strconv.Itoa(st.Limit)+")"),
+		nowLine(ui.F1(a.X(now))),
+		v.selMark(id, i, ln, v.hist, a),
+	)
+}
+
+// svgEl is an SVG element with attributes given as name, value pairs.
+func svgEl(tag string, attrs ...string) app.HTMLElem {
+	e := ui.SVG(tag)
+	for k := 0; k+1 < len(attrs); k += 2 {
+		e = e.Attr(attrs[k], attrs[k+1])
+	}
+	return e
+}
+
+func nowLine(x string) app.UI {
+	return svgEl("line", "x1", x, "x2", x, "y1", "0", "y2", "140", "stroke", "#1f2328", "stroke-width", "1")
+}
+
+// markPaths draws v.hist's allowed and denied requests on the strip, one
+// check or cross per column of markCol units.
+func (v *labLanes) markPaths(a ui.Axis) (ok, no string) {
+	v.okCol, v.noCol = [nCols]int32{}, [nCols]int32{}
+	for _, r := range v.hist {
+		if r.At < a.From || r.At > a.To {
+			continue
+		}
+		c := min(int(a.X(r.At)/markCol), nCols-1)
+		if r.Allowed {
+			v.okCol[c]++
+		} else {
+			v.noCol[c]++
+		}
+	}
+	b := v.buf[:0]
+	for c, k := range v.okCol {
+		if k > 0 {
+			x := float64(c)*markCol + markCol/2
+			b = append(b, 'M')
+			b = appendF(b, x-3.5)
+			b = append(b, ' ')
+			b = appendF(b, okY)
+			b = append(b, "l2.5 3.5l5-7"...)
+		}
+	}
+	ok = string(b)
+	b = b[:0]
+	for c, k := range v.noCol {
+		if k > 0 {
+			x := float64(c)*markCol + markCol/2
+			b = append(b, 'M')
+			b = appendF(b, x-3)
+			b = append(b, ' ')
+			b = appendF(b, noY-3)
+			b = append(b, "l6 6m0-6l-6 6"...)
+		}
+	}
+	v.buf = b
+	return ok, string(b)
+}
+
+// ratePaths are the polylines of the offered rate, the admitted rate and
+// the strategy's state, one point per chart bucket.
+func (v *labLanes) ratePaths(ln *sim.Lane, l *sim.Lab, a ui.Axis, rmax float64, st limiter.State) (off, adm, stp string) {
+	width := l.Options().ChartBucket
+	v.bks = ln.Buckets(v.bks[:0])
+	smax := max(float64(st.Limit), 1)
+	var out [3]string
+	for pass := range out {
+		b := v.buf[:0]
+		for _, bk := range v.bks {
+			if bk.Start+width < a.From {
+				continue
+			}
+			o, ad := bk.Rates(width)
+			var y float64
+			switch pass {
+			case 0:
+				y = rateBot - min(o/rmax, 1)*(rateBot-rateTop)
+			case 1:
+				y = rateBot - min(ad/rmax, 1)*(rateBot-rateTop)
+			default:
+				y = stateBot - min(max(bk.State/smax, 0), 1)*(stateBot-stateTop)
+			}
+			b = appendF(b, a.X(bk.Start+width/2))
+			b = append(b, ',')
+			b = appendF(b, y)
+			b = append(b, ' ')
+		}
+		out[pass] = string(b)
+		v.buf = b
+	}
+	return out[0], out[1], out[2]
+}
+
+// stateBand draws the strategy's own state on the strip: the window (fixed
+// window, sliding window counter), the window and its timestamps (sliding
+// window log), or TAT against now (GCRA); marks is the path of the window
+// boundaries, timestamps or TAT.
+func (v *labLanes) stateBand(st limiter.State, a ui.Axis, now sim.Instant) (band app.UI, marks string) {
+	b := v.buf[:0]
+	band = app.Text("")
+	switch st.Kind {
+	case limiter.KindFixedWindow, limiter.KindSlidingWindowCounter:
+		b = windowLines(b, st, a)
+		x0, x1 := st.WindowStart, st.WindowStart+st.Window
+		fill := "#ddf4ff"
+		if st.Kind == limiter.KindSlidingWindowCounter {
+			// The sliding window [now − W, now) over the two fixed ones.
+			x0, x1, fill = now-st.Window, now, "#fbefff"
+		}
+		band = stripRect(a, x0, x1, 0, "46", fill) // to stripBot
+	case limiter.KindSlidingWindowLog:
+		band = stripRect(a, now-st.Window, now, 0, "46", "#ddf4ff")
+		for _, t := range st.Log {
+			if t >= a.From && t <= a.To {
+				b = append(b, 'M')
+				b = appendF(b, a.X(t))
+				b = append(b, " 2v7"...)
+			}
+		}
+	case limiter.KindGCRA:
+		if st.TAT > now {
+			band = stripRect(a, now, st.TAT, 1, "8", "#fff1e5")
+		}
+		b = append(b, 'M')
+		b = appendF(b, min(max(a.X(st.TAT), 0), laneW))
+		b = append(b, " 2V"...)
+		b = appendF(b, stripBot)
+	}
+	v.buf = b
+	return band, string(b)
+}
+
+// windowLines appends the path of the window boundaries on the axis.
+func windowLines(b []byte, st limiter.State, a ui.Axis) []byte {
+	if st.Window <= 0 {
+		return b
+	}
+	start := st.WindowStart - (st.WindowStart-a.From)/st.Window*st.Window
+	if start > a.From {
+		start -= st.Window
+	}
+	n := 0
+	for t := start; t <= a.To && n < 400; t += st.Window {
+		if t >= a.From {
+			b = append(b, 'M')
+			b = appendF(b, a.X(t))
+			b = append(b, " 2V"...)
+			b = appendF(b, stripBot)
+		}
+		n++
+	}
+	return b
+}
+
+// stripRect is the band from t0 to t1 at the top of the strip, at least
+// minW units wide.
+func stripRect(a ui.Axis, t0, t1 sim.Instant, minW float64, height, fill string) app.UI {
+	x0, x1 := min(max(a.X(t0), 0), laneW), min(max(a.X(t1), 0), laneW)
+	return svgEl("rect", "x", ui.F1(x0), "y", "2", "width", ui.F1(max(x1-x0, minW)), "height", height, "fill", fill)
+}
+
+// worstBand marks the worst-case stretch, when it is on the axis, up to now
+// while its window is still open.
+func worstBand(id string, a ui.Axis, wc sim.WorstCase, now sim.Instant) app.UI {
+	wx0, wx1 := a.X(wc.Start), a.X(min(wc.End, now))
+	if wc.Units <= 0 || wx1 < 0 || wx0 > laneW {
+		return nil
+	}
+	return svgEl("rect", "id", id+"-worst-band", "x", ui.F1(max(wx0, 0)), "y", "10", "width", ui.F1(max(min(wx1, laneW)-max(wx0, 0), 2)),
+		"height", "40", "fill", "#fff8c5", "stroke", "#d4a72c", "stroke-width", "1.5", "rx", "3")
+}
+
+func appendF(b []byte, x float64) []byte {
+	return strconv.AppendFloat(b, math.Round(x*10)/10, 'f', -1, 64)
+}
+
+// focusAfterLaneAction keeps the keyboard's place after a lane button: ↑
+// and ↓ follow the lane they moved, ✕ goes to the next lane's ✕ (or the
+// one before, or "+ Add a lane…" when none is left), Dup that reaches the
+// lane limit to the lane's strategy, so that the focus never falls back to
+// the page's start. n is the number of lanes after
+// the action. It focuses at once: the lane editors are drawn by index, so
+// the button focused now is the one the new lane at that index gets, and
+// only the last editor's buttons leave the page.
+func focusAfterLaneAction(i, n int, act string) {
+	lane := func(j int, b string) string { return "lane-" + strconv.Itoa(j) + "-" + b }
+	var ids []string
+	switch act {
+	case "up":
+		ids = []string{lane(i-1, "up"), lane(i-1, "down")}
+	case "down":
+		ids = []string{lane(i+1, "down"), lane(i+1, "up")}
+	case "dup":
+		if n >= sim.MaxLanes { // Dup is disabled at the limit, and would drop the focus
+			ids = []string{lane(i, "kind")} // not its ✕: one Enter too many would remove the lane
+		}
+	case "remove":
+		switch {
+		case i < n:
+			ids = []string{lane(i, "remove")}
+		case n > 0:
+			ids = []string{lane(n-1, "remove")}
+		default:
+			ids = []string{"add-lane"}
+		}
+	}
+	browser.FocusFirst(ids...)
+}
+
+// laneEditor is one lane's strategy and parameters, with the buttons that
+// move, duplicate and remove it. It redraws only when its spec or messages
+// change.
+type laneEditor struct {
+	app.Compo
+	M    *labModel
+	I, N int
+	Spec sim.LaneSpec
+	Err  string
+
+	sliders []ui.SliderPos
+	moved   ui.SliderMemory
+}
+
+func (e *laneEditor) OnMount(ctx app.Context)  { e.syncSliders(ctx) }
+func (e *laneEditor) OnUpdate(ctx app.Context) { e.syncSliders(ctx) }
+
+func (e *laneEditor) syncSliders(ctx app.Context) {
+	ctx.Defer(func(app.Context) {
+		for _, s := range e.sliders {
+			if el := app.Window().GetElementByID(s.ID); el.Truthy() {
+				el.Set("value", units.Num(s.Pos))
+			}
+		}
+	})
+}
+
+func (e *laneEditor) Render() app.UI {
+	m, i := e.M, e.I
+	id := "lane-" + strconv.Itoa(i)
+	c := e.Spec.Config
+	e.sliders = e.sliders[:0]
+	var kinds []app.UI
+	for _, k := range limiter.Kinds {
+		kinds = append(kinds, ui.BoolAttr(app.Elem("option").Attr("value", string(k)), "selected", k == c.Kind).Text(k.Name()))
+	}
+	btn := func(act, label, title string, disabled bool) app.UI {
+		return ui.BoolAttr(app.Elem("button").ID(id+"-"+act).Class("btn icon").Title(title).Attr("aria-label", title), "disabled", disabled).Text(label).
+			OnClick(func(ctx app.Context, ev app.Event) {
+				m.laneAction(i, act)
+				focusAfterLaneAction(i, len(m.lab.Lanes()), act)
+			}, id, act)
+	}
+	ps := laneParams(i, c.Kind)
+	presets := presetsOf(c)
+	var tiers []app.UI
+	for _, name := range slices.Sorted(maps.Keys(e.Spec.Tiers)) { // a stable order: no churn per frame
+		tiers = append(tiers, app.Elem("div").ID(id+"-tier-"+name).Class("small mono").Text("tier "+name+": "+explain.ConfigText(e.Spec.Tiers[name])))
+	}
+	return app.Elem("div").Class("lane-editor").Body(
+		app.Elem("div").Class("row tight").Body(
+			app.Elem("span").Class("lane-num").Text("#"+strconv.Itoa(i+1)),
+			app.Elem("select").ID(id+"-kind").Class("select kind").Attr("aria-label", "Strategy of lane "+strconv.Itoa(i+1)).Body(kinds...).
+				OnChange(func(ctx app.Context, ev app.Event) {
+					m.setLaneKind(i, limiter.Kind(browser.FieldText(ctx.JSSrc())))
+				}, id),
+			app.Elem("span").Class("lane-btns").Body( // wrap together, never one by one
+				btn("up", "↑", "Move lane up", i == 0),
+				btn("down", "↓", "Move lane down", i == e.N-1),
+				btn("dup", "Dup", "Dup: duplicate lane", e.N >= sim.MaxLanes),
+				btn("remove", "✕", "Remove lane", false),
+			),
+		),
+		app.Elem("div").ID(id+"-config").Class("lane-config mono small").Text(explain.ConfigText(c)),
+		e.param(ps[0], c),
+		e.param(ps[1], c),
+		errLine(m, id+"-kind"),
+		app.If(len(tiers) > 0, app.Elem("div").Body(tiers...)),
+		app.If(len(presets) > 0, presetNote(id, presets)),
+	)
+}
+
+// presetNote names the presets a lane's limits are, with their sources and
+// notes. Several share one lane when they differ only outside it (the lab
+// does not know which of them was picked): each is named.
+func presetNote(id string, ps []sim.Preset) app.UI {
+	if len(ps) == 0 {
+		return nil // not drawn (app.If)
+	}
+	names := make([]string, len(ps))
+	body := []app.UI{nil}
+	for i, p := range ps {
+		names[i] = p.Name
+		note := p.Note
+		if len(ps) > 1 {
+			note = p.Name + ": " + note
+		}
+		body = append(body,
+			app.Elem("p").Class("small").Body(app.Text("Source: "), app.Elem("a").Attr("href", p.Source).Attr("target", "_blank").Attr("rel", "noopener").Text(p.Source)),
+			app.Elem("p").Class("small").Text(note))
+		if i > 0 && p.Source == ps[i-1].Source {
+			body = append(body[:len(body)-2], body[len(body)-1]) // one source line is enough
+		}
+	}
+	summary := "Preset: " + names[0]
+	if len(ps) > 1 {
+		summary = "Preset: " + strings.Join(names, ", or ") + " (the same lane: the same decisions)"
+	}
+	body[0] = app.Elem("summary").Text(summary)
+	return app.Elem("details").ID(id + "-preset").Class("preset-note").Body(body...)
+}
+
+// param is a compact slider + number field for one lane parameter; a bad
+// value keeps the last good one and shows the message underneath.
+func (e *laneEditor) param(lp laneParam, c limiter.Config) app.UI {
+	m, i := e.M, e.I
+	p := lp.Param
+	val := lp.get(c)
+	pos := e.moved.Pos(p, val)
+	e.sliders = append(e.sliders, ui.SliderPos{ID: p.ID, Pos: pos})
+	which := 0
+	if p.ID[len(p.ID)-1] == '2' {
+		which = 1
+	}
+	return app.Elem("div").Class("lane-param").Body(
+		app.Elem("div").Class("param-inputs").Body(
+			app.Elem("label").Attr("for", p.ID+"-num").Class("pname").Text(p.Name),
+			app.ElemSelfClosing("input").Attr("type", "range").ID(p.ID).Attr("min", 0).Attr("max", units.LogSteps).Attr("step", 1.0).Attr("value", units.Num(pos)).Attr("aria-label", p.Name).
+				OnInput(func(ctx app.Context, ev app.Event) {
+					x, err := strconv.ParseFloat(browser.FieldText(ctx.JSSrc()), 64)
+					if err == nil {
+						e.moved.Set(p, x)
+						m.setLaneParam(i, which, p.FromSlider(x))
+					}
+				}, p.ID, p.Name), // a new strategy brings other parameters under the same ids
+			ui.FollowMessage(app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num small").Attr("step", "any").Attr("value", units.Num(val)).Attr("aria-label", p.Name+" ("+p.Unit+")"),
+				m.errs, p, func(err error) { m.setErr(p.ID, err); m.changed() }).
+				OnChange(func(ctx app.Context, ev app.Event) {
+					x, err := p.Parse(browser.FieldText(ctx.JSSrc()))
+					if err != nil {
+						m.setErr(p.ID, err)
+						m.changed()
+						return
+					}
+					m.setLaneParam(i, which, x)
+				}, p.ID, p.Name), // a new strategy brings other parameters under the same ids
+			app.Elem("span").Class("unit").Text(p.Unit),
+		),
+		errLine(m, p.ID),
+	)
+}
+
+// totalsSnap is the per-client table, refreshed a few times a second.
+type totalsSnap struct {
+	Lanes   []string
+	Totals  []sim.Counts
+	Rows    []totalsRow
+	Top     []totalsTop
+	Clients int
+}
+
+// totalsTop is the client a lane throttles most ("" for nobody) and what
+// follows its name (": 3 of 5 denied", or "nobody denied").
+type totalsTop struct {
+	Client, Text string
+}
+
+type totalsRow struct {
+	Client string
+	Cells  []sim.Counts
+}
+
+// maxTotalsRows is how many clients the table lists (a trace has
+// thousands): those denied most, across lanes.
+const maxTotalsRows = 10
+
+func snapTotals(l *sim.Lab) *totalsSnap {
+	names := l.Clients()
+	s := &totalsSnap{Clients: len(names)}
+	lanes := l.Lanes()
+	for i, ln := range lanes {
+		s.Lanes = append(s.Lanes, "#"+strconv.Itoa(i+1)+" "+ln.Spec().Config.Kind.Name())
+		s.Totals = append(s.Totals, ln.Total())
+	}
+	// One pass over the clients by index (a trace may bring 200,000 of
+	// them: a name lookup per client and lane, and a pass per row over a
+	// copy of them all, took a quarter of a second in the browser), keeping
+	// the most denied (then busiest, then first by name) in order.
+	type scored struct {
+		id            int
+		denied, total int64
+	}
+	less := func(a, b scored) bool {
+		if a.denied != b.denied {
+			return a.denied > b.denied
+		}
+		if a.total != b.total {
+			return a.total > b.total
+		}
+		return names[a.id] < names[b.id]
+	}
+	best := make([]scored, 0, maxTotalsRows+1)
+	topDenied := make([]int64, len(lanes))
+	top := make([]int, len(lanes))
+	for i := range top {
+		top[i] = -1
+	}
+	for id := range names {
+		sc := scored{id: id}
+		for i, ln := range lanes {
+			c := ln.ClientAt(id)
+			sc.denied += c.Denied
+			sc.total += c.Allowed + c.Denied
+			if c.Denied > topDenied[i] {
+				topDenied[i], top[i] = c.Denied, id
+			}
+		}
+		if len(best) == maxTotalsRows && !less(sc, best[len(best)-1]) {
+			continue
+		}
+		k := len(best)
+		for k > 0 && less(sc, best[k-1]) {
+			k--
+		}
+		best = slices.Insert(best, k, sc)
+		if len(best) > maxTotalsRows {
+			best = best[:maxTotalsRows]
+		}
+	}
+	for _, b := range best {
+		row := totalsRow{Client: names[b.id]}
+		for _, ln := range lanes {
+			row.Cells = append(row.Cells, ln.ClientAt(b.id))
+		}
+		s.Rows = append(s.Rows, row)
+	}
+	for i := range lanes {
+		if top[i] < 0 {
+			s.Top = append(s.Top, totalsTop{Text: "nobody denied"})
+		} else {
+			c := lanes[i].ClientAt(top[i])
+			s.Top = append(s.Top, totalsTop{names[top[i]], ": " + strconv.FormatInt(c.Denied, 10) + " of " + strconv.FormatInt(c.Allowed+c.Denied, 10) + " denied"})
+		}
+	}
+	return s
+}
+
+// labTotals is the per-client totals table: which clients each strategy
+// throttles most.
+type labTotals struct {
+	app.Compo
+	Snap *totalsSnap
+}
+
+func (t *labTotals) Render() app.UI {
+	s := t.Snap
+	if s == nil {
+		return app.Elem("section").Class("card totals")
+	}
+	cell := func(c sim.Counts) app.UI {
+		return app.Elem("td").Class("num-cell").Body(
+			app.Elem("span").Class("ok").Text(strconv.FormatInt(c.Allowed, 10)),
+			app.Elem("span").Class("sep").Text(" / "),
+			app.Elem("span").Class("no").Text(strconv.FormatInt(c.Denied, 10)),
+		)
+	}
+	head := []app.UI{app.Elem("th").Text("client")}
+	for _, n := range s.Lanes {
+		head = append(head, app.Elem("th").Text(n))
+	}
+	total := []app.UI{app.Elem("th").Text("all " + units.Plural(s.Clients, "client"))}
+	for _, c := range s.Totals {
+		total = append(total, cell(c))
+	}
+	// A trace's client names may be of any length (an IPv6 address has up
+	// to 45 characters, a file anything): each is cut with an ellipsis
+	// (web/app.css) and whole in its title, so a long one does not widen
+	// the table beyond a phone's screen.
+	name := func(n string) app.UI { return app.Elem("span").Class("client-name").Title(n).Text(n) }
+	top := []app.UI{app.Elem("th").Text("throttles most")}
+	for _, x := range s.Top {
+		if x.Client == "" {
+			top = append(top, app.Elem("td").Class("small").Text(x.Text))
+		} else {
+			top = append(top, app.Elem("td").Class("small").Body(name(x.Client), app.Text(x.Text)))
+		}
+	}
+	rows := []app.UI{app.Elem("tr").Class("total").Body(total...), app.Elem("tr").Class("top").Body(top...)}
+	for _, r := range s.Rows {
+		tds := []app.UI{app.Elem("th").Class("mono").Body(name(r.Client))}
+		for _, c := range r.Cells {
+			tds = append(tds, cell(c))
+		}
+		rows = append(rows, app.Elem("tr").Body(tds...))
+	}
+	more := ""
+	if s.Clients > len(s.Rows) {
+		more = " (the " + strconv.Itoa(len(s.Rows)) + " denied most of " + strconv.Itoa(s.Clients) + ")"
+	}
+	return app.Elem("section").Class("card totals").Attr("aria-label", "Per-client totals").Body(
+		app.Elem("h2").Text("Per-client totals: allowed / denied"+more),
+		// Focusable, so that the keyboard can scroll to the columns that a
+		// narrow screen or six lanes push out of view.
+		app.Elem("div").ID("totals-wrap").Class("table-wrap").TabIndex(0).Attr("role", "region").Attr("aria-label", "Per-client totals, scrollable").Body(
+			app.Elem("table").ID("totals").Body(app.Elem("thead").Body(app.Elem("tr").Body(head...)), app.Elem("tbody").Body(rows...)),
+		),
+	)
+}

@@ -1,0 +1,226 @@
+package learn
+
+import (
+	"fmt"
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/explain"
+	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/site"
+	"github.com/ratelab/ratelab/app/units"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// learn is the /learn page: the guided lessons, the predict-then-reveal
+// quiz and the interview drill cards. Its state is the URL:
+// ?lesson=<id>, ?mode=quiz&seed=42 (also ?seed=42), ?mode=cards.
+type Page struct {
+	app.Compo
+
+	mode   string // "lessons", "quiz", "cards"
+	lesson string // open lesson's ID, "" for none
+	seed   uint64
+	origin string // for the quiz's shareable link
+	notice string // what was wrong with the link, shown above the page
+	// The quiz's setup: the lab's defaults, or the lab setup in the link.
+	setup    sim.Setup
+	fromLink bool
+	// What the link carried besides its lanes: its own clients, and a
+	// built-in trace, which the quiz does not replay but keeps in its links
+	// so that it can say so.
+	linkClients bool
+	linkTrace   string
+}
+
+const (
+	modeLessons = "lessons"
+	modeQuiz    = "quiz"
+	modeCards   = "cards"
+)
+
+func (p *Page) OnNav(ctx app.Context) {
+	u := ctx.Page().URL()
+	q, linkErr := sim.ParseLink(u.RawQuery) // what cannot be read is left out, and said below
+	p.mode, p.lesson, p.notice = modeLessons, "", ""
+	var notes []string
+	badLesson := false
+	if l, ok := explain.LessonByID(q.Get("lesson")); ok {
+		p.lesson = l.ID
+	} else if q.Has("lesson") {
+		badLesson = true
+	}
+	switch m := q.Get("mode"); m {
+	case modeQuiz:
+		p.mode = modeQuiz
+	case modeCards:
+		p.mode = modeCards
+	case "", modeLessons:
+		if q.Has("seed") && m == "" {
+			p.mode = modeQuiz
+		}
+	default:
+		notes = append(notes, fmt.Sprintf("There is no section %s; showing the lessons.", clip(m)))
+	}
+	if badLesson {
+		// Said after the section is known: the list is shown only there.
+		where := "here is the list."
+		if p.mode != modeLessons {
+			where = "showing the " + p.mode + "."
+		}
+		notes = append([]string{fmt.Sprintf("There is no lesson %s; %s", clip(q.Get("lesson")), where)}, notes...)
+	}
+	if linkErr != nil {
+		notes = append([]string{"Part of this link could not be read (" + linkErr.Error() + "); that part was ignored."}, notes...)
+	}
+	defer func() { p.notice = strings.Join(notes, " ") }()
+	if app.IsClient {
+		p.origin = app.Window().Get("location").Get("origin").String()
+	}
+	if p.mode != modeQuiz {
+		return
+	}
+	p.setup, p.fromLink = sim.DefaultSetup(), false
+	p.linkClients, p.linkTrace = false, ""
+	if q.Has("lane") || q.Has("client") {
+		s, err := sim.DecodeSetup(q) // a bad part falls back to its default, and is said
+		if err != nil {
+			for _, e := range units.Unjoin(err) {
+				notes = append(notes, e.Error()+".")
+			}
+		}
+		// The quiz asks about the clients' traffic only.
+		p.linkClients, p.linkTrace = q.Has("client"), s.Trace
+		s.Trace = ""
+		p.setup, p.fromLink = s, true
+	}
+	seed, err := sim.ParseSeed(q.Get("seed"))
+	switch {
+	case err != nil && q.Has("seed"):
+		// A bad seed falls back to the default one, not to a fresh one:
+		// everyone who opens the same mistyped link still gets the same
+		// questions. The value quoted as clip cuts it (a link can carry
+		// anything).
+		seed = sim.DefaultSetup().Seed
+		why := "The seed " + strings.Replace(err.Error(), strconv.Quote(q.Get("seed")), clip(q.Get("seed")), 1)
+		if e := err.Error(); strings.HasPrefix(e, "seed ") { // "seed is empty; …"
+			why = "The " + e
+		}
+		notes = append(notes, why+"; using the default seed "+strconv.FormatUint(seed, 10)+", so everyone who opens this link gets the same questions.")
+	case !q.Has("seed") && linkErr != nil:
+		// The unreadable part may have been the seed: the default one, so
+		// that everyone who opens this link still gets the same questions.
+		seed = sim.DefaultSetup().Seed
+		notes = append(notes, "Using the default seed "+strconv.FormatUint(seed, 10)+", so everyone who opens this link gets the same questions.")
+	case !q.Has("seed"):
+		// A fresh seed. In milliseconds: the browser's clock has no finer
+		// grain, so UnixNano % 100000 was always 0, and every fresh quiz
+		// seed 1.
+		seed = uint64(time.Now().UnixMilli()%100000) + 1
+	}
+	if err != nil || !q.Has("seed") {
+		// The seed in use, written into the URL so the link can be shared.
+		nu := *u
+		nu.RawQuery = p.quizQuery(seed).Encode()
+		ctx.Page().ReplaceURL(&nu)
+	}
+	p.seed = seed
+	if p.fromLink {
+		p.setup.Seed = seed // the traffic's seed is the link's seed too
+	}
+}
+
+// quizQuery is the query of the quiz link for seed: the lab setup when the
+// quiz came from one.
+func (p *Page) quizQuery(seed uint64) url.Values {
+	v := url.Values{}
+	if p.fromLink {
+		s := p.setup
+		s.Seed = seed
+		v = s.Values()
+		if !p.linkClients {
+			v.Del("client") // the default traffic, as the link had it
+		}
+		if p.linkTrace != "" {
+			v.Set("trace", p.linkTrace)
+		}
+	}
+	v.Set("mode", modeQuiz)
+	v.Set("seed", strconv.FormatUint(seed, 10))
+	return v
+}
+
+// clip quotes a value from a link for a message, cut to 40 characters.
+func clip(v string) string {
+	if r := []rune(v); len(r) > 40 {
+		v = string(r[:40]) + "…"
+	}
+	return strconv.Quote(v)
+}
+
+// quizLink is the shareable link to the quiz.
+func (p *Page) quizLink() string {
+	return p.origin + "/learn?" + p.quizQuery(p.seed).Encode()
+}
+
+func (p *Page) Render() app.UI {
+	var body app.UI
+	switch p.mode {
+	case modeQuiz:
+		body = &quizView{Seed: p.seed, Link: p.quizLink(), NewLink: "/learn?" + p.quizQuery(p.seed+1).Encode(), Setup: p.setup, Source: quizSource(p.fromLink, p.linkClients, p.linkTrace)}
+	case modeCards:
+		body = &cardsView{}
+	default:
+		body = p.lessons()
+	}
+	return app.Elem("div").Class("page learn-page").Body(
+		site.Header("learn", "Learn rate limiting", "Guided lessons on the real limiter, a predict-then-reveal quiz, and interview drill cards. Every number is worked out by the limiter itself."),
+		app.Elem("nav").Class("tabs").Attr("aria-label", "Learn sections").Body(
+			p.tab(modeLessons, "/learn", "Guided lessons"),
+			p.tab(modeQuiz, "/learn?mode=quiz", "Quiz: predict, then reveal"),
+			p.tab(modeCards, "/learn?mode=cards", "Interview drill cards"),
+		),
+		app.If(p.notice != "", app.Elem("p").ID("learn-notice").Class("banner warn").Role("status").Text("⚠ "+p.notice)),
+		app.Elem("main").ID("learn-main").Body(body),
+		app.Elem("footer").Class("foot").Body(
+			app.Text("Lessons run the ratelab limiter package compiled to WebAssembly on a simulated clock (nothing leaves this page). Keyboard: Tab to a request mark, Enter to explain it; ? lists the shortcuts."),
+		),
+	)
+}
+
+func (p *Page) tab(mode, href, text string) app.UI {
+	a := app.Elem("a").ID("tab-"+mode).Class("tab").Attr("href", href).Text(text)
+	if p.mode == mode {
+		a = a.Class("tab on").Attr("aria-current", "page")
+	}
+	return a
+}
+
+func (p *Page) lessons() app.UI {
+	ls := explain.Lessons()
+	var open app.UI = app.Elem("section").ID("lesson-intro").Class("card lesson").Body(
+		app.Elem("h2").Text("Seven guided lessons"),
+		app.Elem("p").Text("Each lesson is a preset scenario on the real limiter: read what to watch, run it, then see the check of what you should have seen. Click any ✓ or ✕ request mark (or Tab to it and press Enter) to see that decision worked out with its numbers and the Go code that took it."),
+		app.Elem("p").Body(app.Elem("a").ID("start-lesson").Attr("href", "/learn?lesson="+ls[0].ID).Text("Start with lesson 1: "+ls[0].Title+" →")),
+	)
+	if p.lesson != "" {
+		open = &lessonView{ID: p.lesson}
+	}
+	return app.Elem("div").Class("learn-layout").Body(
+		app.Elem("nav").Class("card lesson-nav").Attr("aria-label", "Lessons").Body(
+			app.Elem("h2").Text("Lessons"),
+			app.Elem("ol").ID("lesson-list").Class("lesson-list").Body(
+				app.Range(ls).Slice(func(i int) app.UI {
+					l := ls[i]
+					a := app.Elem("a").ID("lesson-link-"+l.ID).Attr("href", "/learn?lesson="+l.ID).Text(l.Title)
+					if l.ID == p.lesson {
+						a = a.Class("on").Attr("aria-current", "page")
+					}
+					return app.Elem("li").Body(a)
+				}),
+			),
+		),
+		open,
+	)
+}

@@ -1,0 +1,373 @@
+package learn
+
+import (
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/explain"
+	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/ui"
+	"github.com/ratelab/ratelab/app/ui/browser"
+	"github.com/ratelab/ratelab/app/units"
+	"strconv"
+	"time"
+)
+
+// lessonFrame is the period of a playing lesson's animation loop.
+const lessonFrame = 50 * time.Millisecond
+
+// lessonView is one open lesson: its texts, the run (lane strips of ✓ / ✕
+// marks for a lab lesson, the result table otherwise), the check, and the
+// inspector for a selected request.
+type lessonView struct {
+	app.Compo
+	ID string
+
+	run    *lessonRun
+	loop   ui.Frames
+	sel    struct{ lane, k int } // selected mark, k < 0 for none
+	stop   map[int]int           // each lane's one mark in the Tab order (roving tab stop); 0 when unset
+	selExp explain.Explanation
+	selErr string
+}
+
+func (v *lessonView) ensure() *lessonRun {
+	if v.run == nil || v.run.lesson.ID != v.ID {
+		l, _ := explain.LessonByID(v.ID)
+		v.run = newLessonRun(l)
+		v.sel.k = -1
+		v.stop = nil
+		v.selErr = ""
+	}
+	return v.run
+}
+
+func (v *lessonView) OnMount(ctx app.Context) {
+	v.ensure()
+	if !app.IsClient {
+		return
+	}
+	browser.InstallKeyGuard()
+	v.loop.Start(ctx, v, lessonFrame, v.frame)
+}
+
+// frame advances a playing lab lesson by the real time elapsed (clamped:
+// background tabs throttle timers).
+func (v *lessonView) frame(ctx app.Context, _ time.Time, dt time.Duration) bool {
+	r := v.ensure()
+	dt = min(dt, 200*time.Millisecond)
+	if r.lab == nil || !r.played || r.done || r.err != nil {
+		return false
+	}
+	r.advance(r.now() + time.Duration(float64(dt)*r.speed()) + 1)
+	return true
+}
+
+func (v *lessonView) onRun(ctx app.Context, e app.Event) {
+	r := v.ensure()
+	r.start()
+	v.loop.Resync()
+	v.sel.k = -1
+	v.stop = nil // the new run's marks start at their first
+}
+
+func (v *lessonView) onSkip(ctx app.Context, e app.Event) { v.ensure().finish() }
+
+// announce feeds the live region: the counts while playing, then the check.
+func (v *lessonView) announce() (int, string) {
+	r := v.ensure()
+	seq := r.decisions()
+	if r.done {
+		seq = -seq - 1
+	}
+	return seq, r.announcement()
+}
+
+func (v *lessonView) Render() app.UI {
+	r := v.ensure()
+	l := r.lesson
+	runText := "▶ Run the lesson"
+	if r.played {
+		runText = "↻ Run it again"
+	}
+	return app.Elem("article").ID("lesson").Class("card lesson").DataSet("lesson", l.ID).Body(
+		app.Elem("h2").ID("lesson-title").Class("lesson-title").Text("Lesson "+strconv.Itoa(l.Number)+": "+l.Title),
+		app.Elem("dl").Class("lesson-texts").Body(
+			app.Elem("dt").Text("What to watch"), app.Elem("dd").ID("lesson-watch").Text(l.Watch),
+			app.Elem("dt").Text("What it shows"), app.Elem("dd").ID("lesson-shows").Text(l.Shows),
+			app.Elem("dt").Text("The interview point"), app.Elem("dd").ID("lesson-interview").Text(l.Interview),
+		),
+		app.Elem("div").Class("row").Body(
+			app.Elem("button").ID("lesson-run").Class("btn primary").Text(runText).OnClick(v.onRun),
+			app.If(r.played && !r.done && r.lab != nil, app.Elem("button").ID("lesson-skip").Class("btn").Text("⏭ Skip to the end").OnClick(v.onSkip)),
+			app.If(r.lab != nil, app.Elem("span").ID("lesson-clock").Class("mono hint").Text("t = "+units.TwoDecimals(r.now())+" of "+units.TwoDecimals(l.Until))),
+		),
+		app.If(r.err != nil, app.Elem("p").ID("lesson-error").Class("param-error").Role("alert").Text("⚠ "+units.ErrText(r.err))),
+		ui.When(r.lab != nil, v.lanes),
+		ui.When(r.lab == nil && r.played, v.table),
+		ui.When(r.done && r.err == nil, v.check),
+		ui.When(r.lab != nil && v.sel.k >= 0, v.inspectorUI),
+		&ui.Announcer{Source: v.announce},
+	)
+}
+
+func (v *lessonView) check() app.UI {
+	r := v.run
+	cls, head := "check pass", "✓ Check passed: this is what you should have seen"
+	if !r.ok {
+		cls, head = "check fail", "✕ Check failed: this is not what the lesson expects"
+	}
+	return app.Elem("section").ID("lesson-check").Class(cls).DataSet("ok", r.ok).Attr("aria-label", "What you should have seen").Body(
+		app.Elem("p").ID("lesson-check-head").Class("check-head").Text(head),
+		app.Elem("p").ID("lesson-check-msg").Text(r.msg),
+	)
+}
+
+// lanes draws each lane of the lab as a strip of request marks, in order,
+// with a label at each second; the marks are buttons for the inspector.
+func (v *lessonView) lanes() app.UI {
+	r := v.run
+	lanes := r.lab.Lanes()
+	return app.Elem("div").ID("lesson-lanes").Class("lesson-lanes").
+		OnClick(v.onMark).OnKeyDown(v.onMarkKey).Body(
+		app.Elem("div").Class("legend").Body(
+			app.Elem("span").Class("key ok").Text("✓ allowed (circle)"),
+			app.Elem("span").Class("key no").Text("✕ denied (square)"),
+			app.Elem("span").Class("hint").Text("Click a mark, or Tab to a lane's marks, move with ← →, Home, End, and press Enter, to see why."),
+		),
+		app.Range(lanes).Slice(func(i int) app.UI {
+			return v.laneStrip(i, lanes[i])
+		}),
+	)
+}
+
+func (v *lessonView) laneStrip(i int, ln *sim.Lane) app.UI {
+	r := v.run
+	spec := ln.Spec()
+	tot := ln.Total()
+	hist := ln.History(nil)
+	shaping := i < len(r.lesson.Shaping) && r.lesson.Shaping[i]
+	title := explain.ConfigText(spec.Config)
+	if i < len(r.lesson.Shaping) {
+		if shaping {
+			title += " · as a queue (nginx without nodelay)"
+		} else {
+			title += " · as a meter (nginx nodelay)"
+		}
+	}
+	stop := v.stop[i]
+	if stop >= len(hist) {
+		stop = 0 // a run that replaced the marks
+	}
+	marks := make([]app.UI, 0, len(hist)+8)
+	sec := time.Duration(-1)
+	for k, rec := range hist {
+		if s := rec.At.Truncate(time.Second); s != sec {
+			sec = s
+			marks = append(marks, app.Elem("span").Class("sec").Attr("aria-hidden", true).Text(strconv.Itoa(int(s/time.Second))+" s"))
+		}
+		cls, sym := "mark ok", "✓"
+		if !rec.Allowed {
+			cls, sym = "mark no", "✕"
+		}
+		if v.sel.lane == i && v.sel.k == k {
+			cls += " sel"
+		}
+		tab := -1 // one Tab stop per lane; the arrows move within it
+		if k == stop {
+			tab = 0
+		}
+		rec = r.shown(i, rec)
+		marks = append(marks, app.Elem("span").ID("mark-"+strconv.Itoa(i)+"-"+strconv.Itoa(k)).Class(cls).
+			Role("button").TabIndex(tab).DataSet("keys", "ArrowLeft ArrowRight Home End").Attr("aria-label", markLabel(k, rec)).Title(markLabel(k, rec)).
+			DataSet("lane", i).DataSet("k", k).Text(sym))
+	}
+	wc := ln.Worst()
+	return app.Elem("section").ID("lstrip-"+strconv.Itoa(i)).Class("lstrip").Attr("aria-label", "Lane "+strconv.Itoa(i+1)+": "+title).Body(
+		app.Elem("div").Class("lstrip-head").Body(
+			app.Elem("span").Class("lane-num").Text(strconv.Itoa(i+1)),
+			app.Elem("span").Class("lstrip-title").Text(title),
+			app.Elem("span").Class("lstrip-counts").Body(
+				app.Elem("span").ID("lstrip-"+strconv.Itoa(i)+"-allowed").Class("ok").Text("✓ "+strconv.FormatInt(tot.Allowed, 10)+" allowed"),
+				app.Elem("span").ID("lstrip-"+strconv.Itoa(i)+"-denied").Class("no").Text("✕ "+strconv.FormatInt(tot.Denied, 10)+" denied"),
+				app.Elem("span").ID("lstrip-"+strconv.Itoa(i)+"-worst").Class("hint").Text("busiest "+wcLen(r.lesson)+": "+strconv.FormatInt(wc.Units, 10)),
+			),
+		),
+		app.Elem("div").Class("marks").Body(marks...),
+	)
+}
+
+// wcLen is the worst-case window of a lab lesson: "1 s".
+func wcLen(l explain.Lesson) string {
+	if l.Setup == nil || l.Setup.Worst <= 0 {
+		return "1 s"
+	}
+	return units.FormatWindow(l.Setup.Worst)
+}
+
+// markAt reads the mark an event's target is on, if any.
+func markAt(e app.Event) (lane, k int, ok bool) {
+	t := e.Get("target")
+	if !t.Truthy() {
+		return 0, 0, false
+	}
+	ds := t.Get("dataset")
+	if !ds.Truthy() || !ds.Get("k").Truthy() {
+		return 0, 0, false
+	}
+	lane, err1 := strconv.Atoi(ds.Get("lane").String())
+	k, err2 := strconv.Atoi(ds.Get("k").String())
+	return lane, k, err1 == nil && err2 == nil
+}
+
+func (v *lessonView) onMark(ctx app.Context, e app.Event) {
+	lane, k, ok := markAt(e)
+	if !ok {
+		return
+	}
+	v.selectMark(ctx, lane, k)
+}
+
+// onMarkKey handles the keys on a mark. Keys it ignores still re-render
+// the lessons (cheap, at a person's pace): go-app v9.8.0 keeps a
+// ctx.PreventUpdate() made in an event handler until the component's next
+// Update-mode dispatch, so the next event that should redraw (Enter on a
+// mark after a Shift, or after ← on the first mark) was not drawn. The
+// lab's strip handlers do the same.
+func (v *lessonView) onMarkKey(ctx app.Context, e app.Event) {
+	key := e.Get("key").String()
+	lane, k, ok := markAt(e)
+	switch {
+	case ok && (key == "Enter" || key == " "):
+		e.PreventDefault()
+		v.selectMark(ctx, lane, k)
+	case ok && (key == "ArrowLeft" || key == "ArrowRight" || key == "Home" || key == "End"):
+		e.PreventDefault()
+		to, found := markKeyTarget(e.Get("target"), key)
+		if !found {
+			return
+		}
+		v.setStop(lane, to)
+		// At once, not deferred: the mark is there, and keys pressed
+		// before the next frame must reach it.
+		browser.FocusFirst("mark-" + strconv.Itoa(lane) + "-" + strconv.Itoa(to))
+	case key == "Escape" && v.sel.k >= 0:
+		v.closeInspector(ctx)
+	}
+}
+
+// markKeyTarget finds the mark that key moves to from the mark t, within
+// t's lane: the previous or next one (the second labels between them are
+// skipped), or the first or last.
+func markKeyTarget(t app.Value, key string) (int, bool) {
+	var n app.Value
+	switch key {
+	case "ArrowLeft", "ArrowRight":
+		dir := "previousElementSibling"
+		if key == "ArrowRight" {
+			dir = "nextElementSibling"
+		}
+		for n = t.Get(dir); n.Truthy() && !n.Get("dataset").Get("k").Truthy(); n = n.Get(dir) {
+		}
+	default:
+		all := t.Get("parentElement").Call("querySelectorAll", "[data-k]")
+		if all.Length() == 0 {
+			return 0, false
+		}
+		n = all.Index(0)
+		if key == "End" {
+			n = all.Index(all.Length() - 1)
+		}
+	}
+	if !n.Truthy() {
+		return 0, false
+	}
+	k, err := strconv.Atoi(n.Get("dataset").Get("k").String())
+	return k, err == nil
+}
+
+// setStop makes mark k lane's Tab stop.
+func (v *lessonView) setStop(lane, k int) {
+	if v.stop == nil {
+		v.stop = map[int]int{}
+	}
+	v.stop[lane] = k
+}
+
+func (v *lessonView) selectMark(ctx app.Context, lane, k int) {
+	v.sel.lane, v.sel.k = lane, k
+	v.setStop(lane, k)
+	exp, _, err := v.run.explainMark(lane, k)
+	v.selExp, v.selErr = exp, units.ErrText(err)
+	ctx.Defer(func(app.Context) {
+		if el := app.Window().GetElementByID("insp-title"); el.Truthy() {
+			el.Call("scrollIntoView", map[string]any{"block": "nearest"})
+		}
+	})
+}
+
+// closeInspector closes the panel and puts the focus back on its mark. At
+// once: ctx may be the panel's own, which is gone (with its deferred calls)
+// by the next frame, and the mark stays.
+func (v *lessonView) closeInspector(ctx app.Context) {
+	id := "mark-" + strconv.Itoa(v.sel.lane) + "-" + strconv.Itoa(v.sel.k)
+	v.sel.k = -1
+	browser.FocusFirst(id)
+}
+
+func (v *lessonView) inspectorUI() app.UI {
+	if v.selErr != "" {
+		return app.Elem("p").ID("inspector").Class("param-error").Role("alert").Text("⚠ " + v.selErr)
+	}
+	hist := v.run.lab.Lanes()[v.sel.lane].History(nil)
+	heading := "Why: lane " + strconv.Itoa(v.sel.lane+1) + ", " + markLabel(v.sel.k, v.run.shown(v.sel.lane, hist[v.sel.k]))
+	return &ui.Inspector{Key: strconv.Itoa(v.sel.lane) + "/" + strconv.Itoa(v.sel.k), Heading: heading, Exp: v.selExp,
+		OnClose: v.closeInspector}
+}
+
+// table draws an own-simulation lesson's result: its facts and its table.
+func (v *lessonView) table() app.UI {
+	r := v.run
+	res := r.result
+	return app.Elem("div").ID("lesson-result").Class("lesson-result").Body(
+		app.Elem("ul").ID("lesson-facts").Class("facts").Body(
+			app.Range(res.Facts).Slice(func(i int) app.UI { return app.Elem("li").Text(res.Facts[i].Text) }),
+		),
+		app.Elem("div").Class("table-wrap result-wrap").TabIndex(0).Attr("aria-label", "Lesson table, scrollable").Body(
+			app.Elem("table").ID("lesson-table").Class("result-table").Body(
+				app.Elem("thead").Body(app.Elem("tr").Body(
+					app.Range(res.Columns).Slice(func(i int) app.UI { return app.Elem("th").Attr("scope", "col").Text(res.Columns[i]) }),
+				)),
+				app.Elem("tbody").Body(
+					app.Range(res.Rows).Slice(func(i int) app.UI {
+						row := res.Rows[i]
+						return app.Elem("tr").Body(app.Range(row).Slice(func(j int) app.UI {
+							c := row[j]
+							return app.Elem("td").Class(cellClass(c)).Text(cellText(c))
+						}))
+					}),
+				),
+			),
+		),
+	)
+}
+
+// cellClass and cellText tell allowed and denied cells by symbol as well as
+// colour.
+func cellClass(c string) string {
+	switch {
+	case len(c) >= 7 && c[:7] == "allowed":
+		return "ok"
+	case len(c) >= 6 && c[:6] == "denied":
+		return "no"
+	}
+	return ""
+}
+
+func cellText(c string) string {
+	switch cellClass(c) {
+	case "ok":
+		return "✓ " + c
+	case "no":
+		return "✕ " + c
+	}
+	return c
+}

@@ -1,0 +1,416 @@
+// Package server is the site's HTTP handler: go-app's handler, which
+// pre-renders every page, with the heads that start each page's wasm, the
+// pre-compressed wasm and trace, and caching.
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/pages/lab"
+	"github.com/ratelab/ratelab/app/pages/learn"
+	"github.com/ratelab/ratelab/app/pages/playground"
+	"github.com/ratelab/ratelab/app/site"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// New returns the playground's handler: go-app's page handler, with
+// each page's wasm (see pages) compiled from the start of the page's load
+// (startWasmJS, pageWasmJS) and served brotli- or gzip-compressed to the
+// browsers that accept it (precompressedFiles).
+func New(version string) (http.Handler, error) {
+	h := &app.Handler{
+		Name:            "Rate limiter playground",
+		ShortName:       "Ratelab",
+		Title:           site.Pages[0].Title, // each page sets its own (pageHead)
+		Description:     site.Pages[0].About,
+		Author:          "ratelab",
+		Lang:            "en",
+		LoadingLabel:    "Loading ratelab…", // every page shows it (app.js has one label)
+		BackgroundColor: "#f6f7f9",
+		ThemeColor:      "#1f6feb",
+		Icon: app.Icon{
+			Default:    "/web/icon-192.png",
+			Large:      "/web/icon-512.png",
+			SVG:        "/web/icon.svg",
+			AppleTouch: "/web/icon-192.png",
+		},
+		Styles:                []string{"/web/app.css", "/web/learn.css"},
+		Version:               version,
+		ServiceWorkerTemplate: workerJS,
+		// go-app caches "/" at install; the other pages too, so that each
+		// page whose binary the worker has kept also opens offline.
+		CacheableResources: otherPagePaths(),
+		RawHeaders:         []string{startWasmJS()},
+	}
+	appJS, err := pageWasmJS(h)
+	if err != nil {
+		return nil, err
+	}
+	return precompressedFiles(trimPageSlash(noWebListing(appJS))), nil
+}
+
+// otherPagePaths are the paths of the pages but the first ("/").
+func otherPagePaths() []string {
+	var paths []string
+	for _, pg := range site.Pages[1:] {
+		paths = append(paths, pg.Path)
+	}
+	return paths
+}
+
+// noWebListing answers 404 for a folder under /web/: go-app serves web/
+// with http.FileServer, which would list the folder's files.
+func noWebListing(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/web/") && strings.HasSuffix(r.URL.Path, "/") || r.URL.Path == "/web" {
+			http.NotFound(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// startWasmJS is an inline script for the page's head: it picks the wasm of
+// the page it is on (see pages) and starts downloading and compiling it at
+// once, while the page's HTML and styles are still loading; app.js (see
+// pageWasmJS) instantiates the compiled module. go-app's own app.js only
+// starts the download once the page is parsed and its deferred scripts run,
+// then compiles, so the compilation was on the start-up's critical path.
+func startWasmJS() string {
+	var b strings.Builder
+	b.WriteString(`<script>
+// ratelab: every page has its own wasm (app/pages.go); start compiling it now.
+var ratelabWasm = (function () {
+  // No wasm for bots or ?wasm=false, as go-app's app.js (goappCanLoadWebAssembly).
+  if (/bot|googlebot|crawler|spider|robot|crawling/i.test(navigator.userAgent) ||
+      new URLSearchParams(location.search).get("wasm") === "false") {
+    return null;
+  }
+  let p = location.pathname;
+  try { p = decodeURIComponent(p); } catch (e) {} // compared decoded, as go-app routes it (/l%61b is /lab)
+  let url = `)
+	fmt.Fprintf(&b, "%q;\n", site.Pages[0].Wasm)
+	for _, pg := range site.Pages[1:] {
+		fmt.Fprintf(&b, "  if (p === %q) url = %q;\n", pg.Path, pg.Wasm)
+	}
+	b.WriteString(`  const resp = fetch(url);
+  const module = WebAssembly.compileStreaming
+    ? WebAssembly.compileStreaming(resp)
+    : resp.then((r) => r.arrayBuffer()).then((bytes) => WebAssembly.compile(bytes));
+  module.catch(() => {}); // app.js awaits it and shows the error
+  return module;
+})();
+</script>`)
+	return b.String()
+}
+
+// pageWasmJS returns go-app's app.js made to instantiate the module that
+// startWasmJS compiles, instead of fetching web/app.wasm for every page.
+func pageWasmJS(h *app.Handler) (http.Handler, error) {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
+	js := rec.Body.String()
+	const instantiate = `await instantiateStreaming(
+      fetchWithProgress("/web/app.wasm", showProgress),
+      go.importObject
+    );`
+	if rec.Code != http.StatusOK || strings.Count(js, instantiate) != 1 {
+		return nil, fmt.Errorf("go-app's app.js (status %d) does not load the wasm as %q once: is go-app still v9.8.0?", rec.Code, instantiate)
+	}
+	// The loading label shows no {progress}, so nothing is lost by not
+	// reporting the download's progress.
+	js = strings.Replace(js, instantiate, `{ instance: await WebAssembly.instantiate(await ratelabWasm, go.importObject) };`, 1)
+	// The service worker registers once the page has started, not before:
+	// its install fetches and caches the site's files on another thread,
+	// which on a machine with few cores took CPU from the Go program's start
+	// (the usual advice, as in web.dev's "Service worker registration": wait
+	// until the page has loaded). goappInitWebAssembly returns when the Go
+	// program first yields, with the page drawn, or when loading failed.
+	const register, start = "\ngoappInitServiceWorker();\n", "\ngoappInitWebAssembly();\n"
+	if strings.Count(js, register) != 1 || strings.Count(js, start) != 1 {
+		return nil, fmt.Errorf("go-app's app.js does not call %q and %q once each: is go-app still v9.8.0?", strings.TrimSpace(register), strings.TrimSpace(start))
+	}
+	js = strings.Replace(js, register, "\n", 1)
+	// A page that cannot load its binary says what that means, beside the
+	// browser's error (offline, a page never opened online has none kept).
+	const failed = "loaderLabel.innerText = err;"
+	if strings.Count(js, failed) != 1 {
+		return nil, fmt.Errorf("go-app's app.js does not show a loading error as %q once: is go-app still v9.8.0?", failed)
+	}
+	js = strings.Replace(js, failed, `loaderLabel.innerText = "This page could not load its code (" + err + "). Offline, a page opens only if it was opened online before.";`, 1)
+	js = strings.Replace(js, start, "\ngoappInitWebAssembly().finally(() => setTimeout(goappInitServiceWorker));\n", 1)
+	// The tag follows the served text, so a change here reaches browsers
+	// that cached the previous app.js.
+	sum := sha256.Sum256([]byte(js))
+	etag := `"` + strings.Trim(rec.Header().Get("ETag"), `"`) + "-" + hex.EncodeToString(sum[:6]) + `"`
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/app.js" && r.URL.Path != "/goapp.js" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Header().Set("ETag", etag)
+		if r.Header.Get("If-None-Match") == etag {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("Content-Type", "application/javascript")
+		w.Header().Set("Content-Length", strconv.Itoa(len(js)))
+		if r.Method != http.MethodHead {
+			_, _ = io.WriteString(w, js)
+		}
+	}), nil
+}
+
+// trimPageSlash redirects a page's address with a trailing slash (/lab/) to
+// the page (/lab): go-app routes exact paths only.
+func trimPageSlash(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := strings.TrimSuffix(r.URL.Path, "/"); p != r.URL.Path && p != "" {
+			for _, pg := range site.Pages {
+				if pg.Path == p {
+					u := *r.URL
+					u.Path, u.RawPath = p, ""
+					http.Redirect(w, r, u.RequestURI(), http.StatusMovedPermanently)
+					return
+				}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// workerJS is go-app's service worker (DefaultAppWorkerJS) without push
+// notifications, which the playground does not use, and with the wasm left
+// out of the install-time cache: a page would otherwise download every
+// page's binary. A wasm is cached when its page first loads it. Offline, a
+// page's address with a query falls back to the page cached at install.
+const workerJS = `const cacheName = "app-" + "{{.Version}}";
+const resourcesToCache = {{.ResourcesToCache}}.filter((r) => !r.endsWith(".wasm"));
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(cacheName)
+      .then((cache) => cache.addAll(resourcesToCache))
+      .then(() => self.skipWaiting())
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys().then((keyList) =>
+      Promise.all(keyList.map((key) => (key !== cacheName ? caches.delete(key) : undefined)))
+    )
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  event.respondWith(
+    caches.match(event.request).then((cached) => {
+      if (cached) {
+        return cached;
+      }
+      return fetch(event.request).then((response) => {
+        const url = new URL(event.request.url);
+        if (response.ok && event.request.method === "GET" && url.origin === location.origin && url.pathname.endsWith(".wasm")) {
+          const copy = response.clone();
+          event.waitUntil(caches.open(cacheName).then((cache) => cache.put(event.request, copy)));
+        }
+        return response;
+      }).catch((err) => {
+        // Offline: a page's address with a query (the lab keeps its setup
+        // there) is still that page, which the wasm then draws from the query.
+        if (event.request.mode !== "navigate") {
+          throw err;
+        }
+        return caches.match(event.request, { ignoreSearch: true }).then((page) => page || Promise.reject(err));
+      });
+    })
+  );
+});
+`
+
+// precompressed maps the paths that `make build` writes compressed copies of
+// (FILE.br with brotli, FILE.gz with gzip -9) to FILE and its content type.
+var precompressed = func() map[string][2]string {
+	m := map[string][2]string{
+		"/app.wasm":                     {"web/app.wasm", "application/wasm"}, // go-app's alias
+		"/web/data/nasa-1995-08-01.csv": {"web/data/nasa-1995-08-01.csv", "text/csv; charset=utf-8"},
+	}
+	for _, pg := range site.Pages {
+		m[pg.Wasm] = [2]string{strings.TrimPrefix(pg.Wasm, "/"), "application/wasm"}
+	}
+	return m
+}()
+
+// encodings are the compressed copies the server looks for, in its order of
+// preference: FILE.br (brotli), then FILE.gz (gzip -9).
+var encodings = []struct{ name, ext string }{{"br", ".br"}, {"gzip", ".gz"}}
+
+// precompressedFiles serves the wasm and the built-in trace from their
+// compressed copies (see precompressed): the copy whose encoding the
+// browser's Accept-Encoding weighs highest (ties: brotli first), with a
+// strong ETag per copy, so that a browser revalidating it gets 304 Not
+// Modified. Everything else, and those files when no copy fits, goes to next.
+func precompressedFiles(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Vary", "Accept-Encoding")
+		pc, ok := precompressed[r.URL.Path]
+		if !ok {
+			next.ServeHTTP(w, r)
+			return
+		}
+		var f *os.File
+		var fi os.FileInfo
+		var enc string
+		best := 0.0
+		for _, e := range encodings {
+			q := qvalue(r.Header.Get("Accept-Encoding"), e.name)
+			if q <= best {
+				continue
+			}
+			c, err := os.Open(pc[0] + e.ext)
+			if err != nil {
+				continue
+			}
+			ci, err := c.Stat()
+			if err != nil {
+				c.Close()
+				continue
+			}
+			if f != nil {
+				f.Close()
+			}
+			f, fi, enc, best = c, ci, e.name, q
+		}
+		if f == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		defer f.Close()
+		etag := fmt.Sprintf(`"%x-%x-%s"`, fi.ModTime().UnixNano(), fi.Size(), enc)
+		w.Header().Set("ETag", etag)
+		w.Header().Set("Cache-Control", "no-cache")
+		if noneMatch(r.Header.Get("If-None-Match"), etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("Content-Type", pc[1])
+		w.Header().Set("Content-Encoding", enc)
+		// ServeContent would answer Range requests with ranges of the
+		// compressed bytes; serve the whole file.
+		w.Header().Set("Content-Length", strconv.FormatInt(fi.Size(), 10))
+		if r.Method != http.MethodHead {
+			_, _ = io.Copy(w, f)
+		}
+	})
+}
+
+// qvalue is the weight (0 to 1) that the Accept-Encoding header value gives
+// the content coding enc (RFC 9110, section 12.5.3): enc's own q-value
+// (1 when it has none), else that of "*", else 0 (not acceptable). A
+// malformed weight counts as 0.
+func qvalue(header, enc string) float64 {
+	star := 0.0
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(part, ";")
+		name = strings.TrimSpace(name)
+		q := 1.0
+		for _, p := range strings.Split(params, ";") {
+			k, v, ok := strings.Cut(p, "=")
+			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+				var err error
+				if q, err = strconv.ParseFloat(strings.TrimSpace(v), 64); err != nil || q < 0 || q > 1 {
+					q = 0
+				}
+			}
+		}
+		switch {
+		case strings.EqualFold(name, enc):
+			return q
+		case name == "*":
+			star = q
+		}
+	}
+	return star
+}
+
+// noneMatch reports whether an If-None-Match header value matches etag
+// (weak comparison, as RFC 9110 section 13.1.2 asks), so 304 applies.
+func noneMatch(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// FindRoot returns the folder that holds web/app.wasm: dir when given, else
+// the working directory, else the folder above the server binary (bin/..).
+func FindRoot(dir string) (string, error) {
+	var tried []string
+	try := func(d string) bool {
+		if d == "" {
+			return false
+		}
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return false
+		}
+		tried = append(tried, abs)
+		fi, err := os.Stat(filepath.Join(abs, "web"))
+		return err == nil && fi.IsDir()
+	}
+	if dir != "" {
+		if try(dir) {
+			return filepath.Abs(dir)
+		}
+		return "", fmt.Errorf("-root %s: no web/ folder there", dir)
+	}
+	if wd, err := os.Getwd(); err == nil && try(wd) {
+		return wd, nil
+	}
+	if exe, err := os.Executable(); err == nil {
+		if d := filepath.Dir(filepath.Dir(exe)); try(d) {
+			return d, nil
+		}
+	}
+	return "", fmt.Errorf("no web/ folder found in %v; start the server from the repository root or pass -root", tried)
+}
+
+// Version is the service worker's version: a hash of the wasm binaries
+// and stylesheets, so that a rebuilt one is picked up by browsers that
+// cached the previous.
+func Version(paths ...string) (string, error) {
+	sum := sha256.New()
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			return "", err
+		}
+		_, err = io.Copy(sum, f)
+		f.Close()
+		if err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(sum.Sum(nil))[:16], nil
+}
+
+// Routes registers every page, for go-app's pre-rendering on the server.
+func Routes() {
+	app.Route("/", &playground.Page{})
+	app.Route("/lab", &lab.Page{})
+	app.Route("/learn", &learn.Page{})
+}

@@ -1,0 +1,172 @@
+package site
+
+import (
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/ui/browser"
+)
+
+// themeKey is the local-storage key of the chosen theme ("light", "dark").
+const themeKey = "ratelab-theme"
+
+// siteTools is the header's theme toggle and keyboard-help button, and the
+// help overlay: `?` opens it, Escape closes it. Every page mounts one.
+type Tools struct {
+	app.Compo
+
+	open    bool
+	dark    bool
+	release func()
+	opener  app.Value   // focused element when the overlay opened
+	mctx    app.Context // this component's context, from OnMount
+}
+
+func (t *Tools) OnMount(ctx app.Context) {
+	if !app.IsClient {
+		return
+	}
+	// This page loaded with its own binary: a reload that brought it here
+	// (otherPage) succeeded, so its loop guard's mark goes. Left behind, the
+	// mark made the next link to this address, from another page reached
+	// without a reload, read as a reload that came back to the wrong binary.
+	ctx.SessionStorage().Del(ReloadKey)
+	var theme string
+	ctx.LocalStorage().Get(themeKey, &theme)
+	switch theme {
+	case "dark", "light":
+		t.dark = theme == "dark"
+	default:
+		t.dark = app.Window().Call("matchMedia", "(prefers-color-scheme: dark)").Get("matches").Bool()
+	}
+	applyTheme(theme)
+	t.mctx = ctx
+	t.release = app.Window().AddEventListener("keydown", t.onKey)
+}
+
+func (t *Tools) OnDismount() {
+	if t.release != nil {
+		t.release()
+	}
+}
+
+// applyTheme sets data-theme on <html>; "" follows prefers-color-scheme.
+func applyTheme(theme string) {
+	if !app.IsClient {
+		return
+	}
+	root := app.Window().Get("document").Get("documentElement")
+	if theme == "" {
+		root.Call("removeAttribute", "data-theme")
+		return
+	}
+	root.Call("setAttribute", "data-theme", theme)
+}
+
+func (t *Tools) onKey(ctx app.Context, e app.Event) {
+	key := e.Get("key").String()
+	// The window listener's context belongs to the page, which skips this
+	// component when it re-renders; dispatch on this component's own
+	// context so that it re-renders and then runs the focus change. (No
+	// ctx.PreventUpdate here: in a window listener go-app v9.8.0 records it
+	// for a nil component and the next frame panics.)
+	switch {
+	case key == "Escape" && t.open:
+		e.PreventDefault()
+		t.mctx.Dispatch(t.close)
+	case key == "Tab" && t.open:
+		// The dialog is modal and Close is its only control: Tab and
+		// Shift+Tab stay on it rather than reach the page behind.
+		e.PreventDefault()
+		if el := app.Window().GetElementByID("help-close"); el.Truthy() {
+			el.Call("focus")
+		}
+	case key == "?" && !browser.Typing(e) && !e.Get("ctrlKey").Bool() && !e.Get("metaKey").Bool() && !e.Get("altKey").Bool():
+		e.PreventDefault()
+		if t.open {
+			t.mctx.Dispatch(t.close)
+		} else {
+			t.mctx.Dispatch(t.show)
+		}
+	}
+}
+
+func (t *Tools) show(ctx app.Context) {
+	t.open = true
+	t.opener = app.Window().Get("document").Get("activeElement")
+	ctx.Defer(func(app.Context) {
+		if el := app.Window().GetElementByID("help-close"); el.Truthy() {
+			el.Call("focus")
+		}
+	})
+}
+
+func (t *Tools) close(ctx app.Context) {
+	t.open = false
+	opener := t.opener
+	ctx.Defer(func(app.Context) {
+		if opener != nil && opener.Truthy() {
+			opener.Call("focus")
+		}
+	})
+}
+
+func (t *Tools) onTheme(ctx app.Context, e app.Event) {
+	t.dark = !t.dark
+	theme := "light"
+	if t.dark {
+		theme = "dark"
+	}
+	ctx.LocalStorage().Set(themeKey, theme)
+	applyTheme(theme)
+}
+
+func (t *Tools) Render() app.UI {
+	themeText := "☾ Dark theme"
+	if t.dark {
+		themeText = "☀ Light theme"
+	}
+	var overlay app.UI // built only when open: app.If would build it on every render
+	if t.open {
+		overlay = t.overlay()
+	}
+	return app.Elem("div").Class("tools").Body(
+		app.Elem("button").ID("theme-toggle").Class("btn icon").Attr("aria-pressed", t.dark).
+			Title("Switch between the light and dark themes (remembered on this device)").Text(themeText).OnClick(t.onTheme),
+		app.Elem("button").ID("help-open").Class("btn icon").Attr("aria-haspopup", "dialog").Title("Keyboard shortcuts (press ?)").
+			Text("? Shortcuts").OnClick(func(ctx app.Context, e app.Event) { t.show(ctx) }),
+		overlay,
+	)
+}
+
+// shortcuts are the keys the help overlay lists.
+var shortcuts = [][2]string{
+	{"?", "open or close this help"},
+	{"Esc", "close this help, or the inspector"},
+	{"Space", "send one request (playground and comparison lab), unless a button you reached with Tab has the focus"},
+	{"Tab / Shift+Tab", "move between controls; a lesson lane's marks, or a lab lane's chart, is one stop"},
+	{"Enter", "on a focused request mark (✓ / ✕): open the inspector that explains it"},
+	{"Enter / Space", "press the button you reached with Tab"},
+	{"← →", "change the focused slider; move between request marks (lessons, lab charts); move the lab's timeline by 100 ms; in the quiz, pick allowed or denied"},
+	{"Home / End", "first or last request mark of a lesson lane or a lab chart"},
+	{"PgUp / PgDn", "Page Up / Page Down: move the lab's timeline by 1 s"},
+}
+
+func (t *Tools) overlay() app.UI {
+	return app.Elem("div").ID("help").Class("overlay").Body(
+		app.Elem("div").Class("dialog card").Role("dialog").Attr("aria-modal", true).Attr("aria-labelledby", "help-title").Body(
+			app.Elem("div").Class("insp-head").Body(
+				app.Elem("h2").ID("help-title").Text("Keyboard shortcuts"),
+				app.Elem("button").ID("help-close").Class("btn icon").Text("✕ Close (Esc)").
+					OnClick(func(ctx app.Context, e app.Event) { t.close(ctx) }),
+			),
+			app.Elem("dl").ID("help-keys").Class("keys").Body(
+				app.Range(shortcuts).Slice(func(i int) app.UI {
+					return app.Elem("div").Class("key-row").Body(
+						app.Elem("dt").Body(app.Elem("kbd").Text(shortcuts[i][0])),
+						app.Elem("dd").Text(shortcuts[i][1]),
+					)
+				}),
+			),
+			app.Elem("p").Class("hint").Text("Decisions are told by shape and text as well as colour: ✓ allowed, ✕ denied. A screen reader hears the latest decision, at most once a second."),
+		),
+	)
+}

@@ -1,0 +1,15 @@
+package browser
+
+import (
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/units"
+)
+
+// fieldText returns an input's value, or unreadable when the browser flags
+// its text as bad input.
+func FieldText(el app.Value) string {
+	if v := el.Get("validity"); v.Truthy() && v.Get("badInput").Truthy() {
+		return units.Unreadable
+	}
+	return el.Get("value").String()
+}

@@ -1,0 +1,102 @@
+package units
+
+import (
+	"github.com/ratelab/ratelab/limiter"
+	"math"
+	"strconv"
+	"time"
+)
+
+// Clean removes float noise such as 0.30000000000000004 (it keeps 12
+// significant digits, so a rate of 1e-9 stays 1e-9 rather than becoming 0).
+func Clean(v float64) float64 {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 12, 64), 64)
+	return r
+}
+
+// Num formats v with no trailing zeros: 1, 0.5, 37.5, 0.000000001. A
+// magnitude below 1e-9 or from 1e21 up (JavaScript's own limit) is written
+// with an exponent, 1e-300 or 1e+300, rather than as hundreds of digits that
+// no message can wrap.
+func Num(v float64) string {
+	v = Clean(v)
+	if a := math.Abs(v); a != 0 && (a < 1e-9 || a >= 1e21) {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// FormatTokens formats a fractional number of tokens with two decimals,
+// rounded down, so that "1.00" is shown only once a whole token is there.
+func FormatTokens(x float64) string {
+	return strconv.FormatFloat(math.Floor(x*100+1e-6)/100, 'f', 2, 64)
+}
+
+// FormatRetry formats a retry-after with two decimals of a second, rounded
+// up (waiting the time shown is always enough): "2.00 s", or "never".
+func FormatRetry(d time.Duration) string {
+	if d == limiter.Never {
+		return "never"
+	}
+	cs := int64((d + 10*time.Millisecond - 1) / (10 * time.Millisecond))
+	return fixed(cs, 100) + " s"
+}
+
+// FormatSeconds formats a duration d ≥ 0 that is a state, not a wait, with
+// two decimals of a second, rounded to the nearest: 1/3 s is "0.33 s"
+// (FormatRetry would say 0.34 s).
+func FormatSeconds(d time.Duration) string {
+	return fixed(int64((d+5*time.Millisecond)/(10*time.Millisecond)), 100) + " s"
+}
+
+// FormatClock formats a simulated instant in seconds with milliseconds,
+// rounded down: "12.345 s".
+func FormatClock(t limiter.Instant) string {
+	return fixed(int64(t/time.Millisecond), 1000) + " s"
+}
+
+// fixed formats n/unit (unit a power of ten) with as many decimals as unit
+// has zeros: fixed(1234, 1000) is "1.234", fixed(-5, 100) "-0.05". Written
+// out, not with fmt: the clock and the states are formatted every frame, and
+// fmt is a large function for V8 to compile and then optimise while the
+// page starts.
+func fixed(n, unit int64) string {
+	var b [24]byte
+	out := b[:0]
+	if n < 0 {
+		out, n = append(out, '-'), -n
+	}
+	out = strconv.AppendInt(out, n/unit, 10)
+	out = append(out, '.')
+	for u := unit / 10; u > 1 && n%unit < u; u /= 10 {
+		out = append(out, '0')
+	}
+	return string(strconv.AppendInt(out, n%unit, 10))
+}
+
+// FormatWindow formats a window length: "500 ms", "1 s", "2.5 s".
+func FormatWindow(d time.Duration) string {
+	if d < time.Second {
+		return strconv.FormatInt(int64(d/time.Millisecond), 10) + " ms"
+	}
+	return Num(d.Seconds()) + " s"
+}
+
+// Seconds converts seconds to a duration, rounded to the millisecond (the
+// window field takes at most three decimals).
+func Seconds(s float64) time.Duration {
+	return time.Duration(math.Round(s*1000)) * time.Millisecond
+}
+
+// Milliseconds converts whole milliseconds to a duration.
+func Milliseconds(ms int) time.Duration { return time.Duration(ms) * time.Millisecond }
+
+// Unreadable is what fieldText returns for a number field whose text the
+// browser cannot read as a number (it then reports an empty value, e.g. for
+// 1e309): so the message does not claim the field is empty.
+const Unreadable = "\x00unreadable"
+
+// TwoDecimals formats an instant or duration in seconds with two decimals: "1.20 s".
+func TwoDecimals(t time.Duration) string {
+	return strconv.FormatFloat(t.Seconds(), 'f', 2, 64) + " s"
+}
