@@ -50,7 +50,7 @@ func contentSecurityPolicy(inlineScripts ...string) string {
 		"script-src " + scripts,
 		"style-src 'self' 'unsafe-inline'",
 		"img-src 'self' data: blob:",
-		"connect-src 'self'",
+		"connect-src 'self' blob:", // blob: URLs the page makes (the lab's CSV export)
 		"worker-src 'self'",
 		"manifest-src 'self'",
 		"object-src 'none'",

@@ -172,7 +172,7 @@ func TestServerEchoesNothing(t *testing.T) {
 func TestServerHeaders(t *testing.T) {
 	h := testHandler(t)
 	wantCSP := "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' " + scriptHash(startWasmScript()) + "; " +
-		"style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; worker-src 'self'; " +
+		"style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self' blob:; worker-src 'self'; " +
 		"manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 	for _, path := range []string{"/", "/lab", "/learn", "/web/app.css", "/app.js", "/app-worker.js", "/manifest.webmanifest", "/nope", "/web/../go.mod"} {
 		rec := httptest.NewRecorder()
