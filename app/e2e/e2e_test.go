@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -860,13 +861,22 @@ func openPage(t *testing.T, chromium, base string) *page {
 	t.Cleanup(cancel)
 
 	var mu sync.Mutex
-	var outside []string
+	var outside, blocked []string
 	if err := chromedp.Listen(ctx, func(ev any) {
-		if e, ok := ev.(*network.EventRequestWillBeSent); ok {
+		switch e := ev.(type) {
+		case *network.EventRequestWillBeSent:
 			u := e.Request.URL
 			if !strings.HasPrefix(u, base+"/") && !strings.HasPrefix(u, "data:") && !strings.HasPrefix(u, "blob:") {
 				mu.Lock()
 				outside = append(outside, u)
+				mu.Unlock()
+			}
+		case *cdplog.EventEntryAdded:
+			// The server's Content-Security-Policy must allow everything
+			// the pages do: Chromium logs each thing it blocks.
+			if strings.Contains(e.Entry.Text, "Content Security Policy") {
+				mu.Lock()
+				blocked = append(blocked, e.Entry.Text)
 				mu.Unlock()
 			}
 		}
@@ -878,6 +888,9 @@ func openPage(t *testing.T, chromium, base string) *page {
 		defer mu.Unlock()
 		if len(outside) > 0 {
 			t.Errorf("the page requested URLs outside its server: %v", outside)
+		}
+		if len(blocked) > 0 {
+			t.Errorf("the Content-Security-Policy blocked %d things the page did: %q", len(blocked), blocked)
 		}
 	})
 

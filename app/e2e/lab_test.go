@@ -5,6 +5,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -701,6 +702,15 @@ func testLabRunToEndLarge(p *page) {
 	f := p.fresh(p.base + "/lab")
 	f.waitValue("#client-0-pattern", "poisson")
 	f.pauseLab()
+	// The file is read in parts, each shown: the page is drawn between them.
+	f.eval(`(() => {
+		window.__reading = [];
+		window.__ro = new MutationObserver(() => {
+			const el = document.getElementById("trace-reading");
+			if (el && !window.__reading.includes(el.textContent)) window.__reading.push(el.textContent);
+		});
+		window.__ro.observe(document.body, {subtree: true, childList: true, characterData: true});
+		return ""; })()`)
 	ctx, cancel := context.WithTimeout(f.ctx, 60*time.Second)
 	err = chromedp.Do(ctx, chromedp.SetUploadFiles("#trace-file", []string{path}))
 	cancel()
@@ -708,6 +718,20 @@ func testLabRunToEndLarge(p *page) {
 		f.t.Fatal(err)
 	}
 	f.pollFor(60*time.Second, "#trace-status", "Replaying: big.csv (199990 requests, 199990 clients)remove", func() string { return f.text("#trace-status") })
+	f.waitGone("#trace-reading")
+	var parts []string
+	if err := json.Unmarshal([]byte(f.eval(`(() => { window.__ro.disconnect(); return JSON.stringify(window.__reading); })()`)), &parts); err != nil {
+		f.t.Fatal(err)
+	}
+	shown := 0
+	for _, s := range parts {
+		if pct, ok := strings.CutPrefix(s, "reading big.csv… "); ok && strings.HasSuffix(pct, " %") {
+			shown++
+		}
+	}
+	if shown < 2 {
+		f.t.Errorf("reading progress shown %q; want at least 2 steps of \"reading big.csv… N %%\"", parts)
+	}
 
 	// The longest task from the click to the end (Long Tasks API), and
 	// whether the progress was shown.

@@ -1,6 +1,6 @@
 // Package server is the site's HTTP handler: go-app's handler, which
 // pre-renders every page, with the heads that start each page's wasm, the
-// pre-compressed wasm and trace, and caching.
+// pre-compressed wasm and trace, security headers and caching.
 package server
 
 import (
@@ -21,11 +21,15 @@ import (
 	"strings"
 )
 
-// New returns the playground's handler: go-app's page handler, with
-// each page's wasm (see pages) compiled from the start of the page's load
-// (startWasmJS, pageWasmJS) and served brotli- or gzip-compressed to the
-// browsers that accept it (precompressedFiles).
-func New(version string) (http.Handler, error) {
+// New returns the playground's handler, serving only what the
+// playground is: web/'s files (webFiles), each page's wasm compiled from the
+// start of the page's load (startWasmJS, pageWasmJS) and served brotli- or
+// gzip-compressed to the browsers that accept it (precompressedFiles), the
+// pages pre-rendered once as at http://origin/PATH (renderPages), and
+// go-app's own scripts, worker and manifest. webDir is the folder web/.
+// Every response carries the
+// security headers; a method but GET or HEAD is 405, an unclean path 404.
+func New(version, origin, webDir string) (http.Handler, error) {
 	h := &app.Handler{
 		Name:            "Rate limiter playground",
 		ShortName:       "Ratelab",
@@ -45,6 +49,7 @@ func New(version string) (http.Handler, error) {
 		Styles:                []string{"/web/app.css", "/web/learn.css"},
 		Version:               version,
 		ServiceWorkerTemplate: workerJS,
+		Resources:             webResources{},
 		// go-app caches "/" at install; the other pages too, so that each
 		// page whose binary the worker has kept also opens offline.
 		CacheableResources: otherPagePaths(),
@@ -54,7 +59,16 @@ func New(version string) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return precompressedFiles(trimPageSlash(noWebListing(appJS))), nil
+	rendered, err := renderPages(h, origin, trimPageSlash(appJS))
+	if err != nil {
+		return nil, err
+	}
+	files, err := newWebFiles(webDir, rendered)
+	if err != nil {
+		return nil, err
+	}
+	csp := contentSecurityPolicy(startWasmScript())
+	return securityHeaders(csp, readOnly(cleanPaths(precompressedFiles(files)))), nil
 }
 
 // otherPagePaths are the paths of the pages but the first ("/").
@@ -66,27 +80,19 @@ func otherPagePaths() []string {
 	return paths
 }
 
-// noWebListing answers 404 for a folder under /web/: go-app serves web/
-// with http.FileServer, which would list the folder's files.
-func noWebListing(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/web/") && strings.HasSuffix(r.URL.Path, "/") || r.URL.Path == "/web" {
-			http.NotFound(w, r)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
 // startWasmJS is an inline script for the page's head: it picks the wasm of
 // the page it is on (see pages) and starts downloading and compiling it at
 // once, while the page's HTML and styles are still loading; app.js (see
 // pageWasmJS) instantiates the compiled module. go-app's own app.js only
 // starts the download once the page is parsed and its deferred scripts run,
 // then compiles, so the compilation was on the start-up's critical path.
-func startWasmJS() string {
+func startWasmJS() string { return "<script>" + startWasmScript() + "</script>" }
+
+// startWasmScript is startWasmJS's script, whose hash the content security
+// policy allows.
+func startWasmScript() string {
 	var b strings.Builder
-	b.WriteString(`<script>
+	b.WriteString(`
 // ratelab: every page has its own wasm (app/pages.go); start compiling it now.
 var ratelabWasm = (function () {
   // No wasm for bots or ?wasm=false, as go-app's app.js (goappCanLoadWebAssembly).
@@ -108,7 +114,7 @@ var ratelabWasm = (function () {
   module.catch(() => {}); // app.js awaits it and shows the error
   return module;
 })();
-</script>`)
+`)
 	return b.String()
 }
 
@@ -317,21 +323,23 @@ func precompressedFiles(next http.Handler) http.Handler {
 
 // qvalue is the weight (0 to 1) that the Accept-Encoding header value gives
 // the content coding enc (RFC 9110, section 12.5.3): enc's own q-value
-// (1 when it has none), else that of "*", else 0 (not acceptable). A
-// malformed weight counts as 0.
+// (1 when it has none), else that of "*", else 0 (not acceptable). "x-gzip"
+// is gzip (RFC 9110, section 8.4.1.3). A weight that is not a qvalue as
+// RFC 9110 section 12.4.2 writes it ("0.5", "1.000"; not "NaN", "1e-1",
+// "2") counts as 0.
 func qvalue(header, enc string) float64 {
 	star := 0.0
 	for _, part := range strings.Split(header, ",") {
 		name, params, _ := strings.Cut(part, ";")
 		name = strings.TrimSpace(name)
+		if strings.EqualFold(name, "x-gzip") {
+			name = "gzip"
+		}
 		q := 1.0
 		for _, p := range strings.Split(params, ";") {
 			k, v, ok := strings.Cut(p, "=")
 			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
-				var err error
-				if q, err = strconv.ParseFloat(strings.TrimSpace(v), 64); err != nil || q < 0 || q > 1 {
-					q = 0
-				}
+				q = parseQ(strings.TrimSpace(v))
 			}
 		}
 		switch {
@@ -342,6 +350,25 @@ func qvalue(header, enc string) float64 {
 		}
 	}
 	return star
+}
+
+// parseQ reads a qvalue: "0" or "1", or either followed by "." and up to
+// three digits (at most "1.000"); anything else is 0.
+func parseQ(v string) float64 {
+	intPart, frac, dot := strings.Cut(v, ".")
+	if (intPart != "0" && intPart != "1") || (dot && len(frac) > 3) {
+		return 0
+	}
+	for _, c := range frac {
+		if c < '0' || c > '9' || intPart == "1" && c != '0' {
+			return 0
+		}
+	}
+	q, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return 0
+	}
+	return q
 }
 
 // noneMatch reports whether an If-None-Match header value matches etag

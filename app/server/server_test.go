@@ -33,6 +33,11 @@ func TestQvalue(t *testing.T) {
 		{"*;q=0", 0, 0},
 		{"gzip;q=0, *;q=0.3", 0.3, 0}, // gzip refused by name, br by the wildcard's weight
 		{"brotli, gzipped", 0, 0},
+		{"gzip;q=NaN, br;q=Inf", 0, 0}, // not qvalues
+		{"gzip;q=1e-1, br;q=0.5000", 0, 0},
+		{"gzip;q=1.001, br;q=1.", 1, 0},
+		{"x-gzip", 0, 1}, // RFC 9110: x-gzip is gzip
+		{"X-GZIP;q=0.25", 0, 0.25},
 	} {
 		if got := qvalue(c.header, "br"); got != c.br {
 			t.Errorf("qvalue(%q, br) = %v, want %v", c.header, got, c.br)
@@ -131,11 +136,7 @@ func TestPrecompressedFiles(t *testing.T) {
 // TestStartWasm: the page's head starts compiling the wasm that app/pages.go
 // names for its path, and app.js instantiates that module.
 func TestStartWasm(t *testing.T) {
-	Routes()
-	h, err := New("test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := testHandler(t)
 	get := func(path string) string {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
@@ -200,30 +201,12 @@ func TestStartWasm(t *testing.T) {
 	}
 }
 
-func TestNoWebListing(t *testing.T) {
-	h := noWebListing(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "next") }))
-	for path, want := range map[string]int{
-		"/web/": 404, "/web": 404, "/web/data/": 404, "/web/src/": 404,
-		"/web/app.css": 200, "/web/data/README.md": 200, "/": 200, "/lab": 200, "/webby/": 200,
-	} {
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
-		if rec.Code != want {
-			t.Errorf("GET %s: %d, want %d", path, rec.Code, want)
-		}
-	}
-}
-
 // TestPrerenderBooleans: the pre-rendered pages (what shows until the wasm
 // runs) carry no disabled="false" or selected="false", which HTML reads as
 // disabled and selected, and each of the lab's selects has one selected
 // option.
 func TestPrerenderBooleans(t *testing.T) {
-	Routes()
-	h, err := New("test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := testHandler(t)
 	for _, path := range []string{"/", "/lab", "/learn", "/lab?lane=gcra,5,5&lane=fixed_window,10,1s&speed=2"} {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))

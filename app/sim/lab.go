@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ratelab/ratelab/limiter"
@@ -813,19 +814,31 @@ func (l *Lab) RunTrace() error { return l.AdvanceTo(l.TraceEnd()) }
 
 // ExportCSV writes the results as CSV, one row per lane and client:
 // lane,strategy,client,allowed,denied (requests), in lane order, clients in
-// order of first request, after a header.
+// order of first request, after a header. A client name that a spreadsheet
+// would read as a formula (it starts with =, +, -, @, a tab or a carriage
+// return) is written after a single quote, as OWASP's "CSV Injection" page
+// advises, so opening the file runs nothing.
 func (l *Lab) ExportCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"lane", "strategy", "client", "allowed", "denied"})
 	for i, ln := range l.lanes {
 		for _, name := range l.names {
 			c := ln.Client(name)
-			cw.Write([]string{strconv.Itoa(i + 1), ln.spec.Config.String(), name,
+			cw.Write([]string{strconv.Itoa(i + 1), ln.spec.Config.String(), inertCell(name),
 				strconv.FormatInt(c.Allowed, 10), strconv.FormatInt(c.Denied, 10)})
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// inertCell is v made safe for a spreadsheet cell: prefixed with a single
+// quote when its first character starts a formula.
+func inertCell(v string) string {
+	if v != "" && strings.ContainsRune("=+-@\t\r", rune(v[0])) {
+		return "'" + v
+	}
+	return v
 }
 
 // SetTier gives every lane a tier named name whose budget is factor times

@@ -536,6 +536,32 @@ func TestExportCSV(t *testing.T) {
 	}
 }
 
+// TestExportCSVInert: names that a spreadsheet reads as formulas are
+// written after a single quote (OWASP, CSV injection); others as they are.
+// (Each client has its own limiter: every first request is allowed.)
+func TestExportCSVInert(t *testing.T) {
+	s := Setup{Lanes: allKinds(t, 2, time.Second)[3:4], Speed: 1, Worst: time.Second}
+	lab, _ := New(s, nil, Options{})
+	for _, name := range []string{`=HYPERLINK("http://x","y")`, "+1", "-2", "@SUM(A1)", "a=b", "alice"} {
+		lab.Fire(name, 1)
+	}
+	var b strings.Builder
+	if err := lab.ExportCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := `lane,strategy,client,allowed,denied
+1,fixed window: 2 per 1s,"'=HYPERLINK(""http://x"",""y"")",1,0
+1,fixed window: 2 per 1s,'+1,1,0
+1,fixed window: 2 per 1s,'-2,1,0
+1,fixed window: 2 per 1s,'@SUM(A1),1,0
+1,fixed window: 2 per 1s,a=b,1,0
+1,fixed window: 2 per 1s,alice,1,0
+`
+	if b.String() != want {
+		t.Errorf("CSV =\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
 func TestPresets(t *testing.T) {
 	ids := map[string]bool{}
 	for _, p := range Presets() {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ratelab/ratelab/limiter"
 )
@@ -125,6 +126,19 @@ func parseNum(name, s string) (float64, error) {
 		return x, fmt.Errorf("%s is not a number", what)
 	}
 	return x, nil
+}
+
+// clipRunes is how much of a value from a link a message quotes.
+const clipRunes = 40
+
+// clip cuts a value from a link to clipRunes characters, with "…", for a
+// message: a link may carry a value of any length, and the page shows the
+// message.
+func clip(v string) string {
+	if utf8.RuneCountInString(v) <= clipRunes {
+		return v
+	}
+	return string([]rune(v)[:clipRunes]) + "…"
 }
 
 // nFields is "1 field" or "n fields".
@@ -256,7 +270,7 @@ func DecodeSetup(q url.Values) (Setup, error) {
 			ok = ok || t == b
 		}
 		if !ok {
-			fail("trace", fmt.Errorf("%q is not a built-in trace; want one of %v", t, BuiltinTraces))
+			fail("trace", fmt.Errorf("%q is not a built-in trace; want one of %v", clip(t), BuiltinTraces))
 		} else {
 			s.Trace = t
 		}
@@ -265,7 +279,7 @@ func DecodeSetup(q url.Values) (Setup, error) {
 		d, err := time.ParseDuration(q.Get("worst"))
 		switch {
 		case err != nil:
-			fail("worst", fmt.Errorf("%q is not a duration; want e.g. 1s", q.Get("worst")))
+			fail("worst", fmt.Errorf("%q is not a duration; want e.g. 1s", clip(q.Get("worst"))))
 		case checkWorst(d) != nil:
 			fail("worst", checkWorst(d))
 		default:
@@ -280,9 +294,9 @@ func DecodeSetup(q url.Values) (Setup, error) {
 		switch {
 		case f == "":
 		case s.Trace == "" && !slices.Contains(names, f):
-			fail("focus", fmt.Errorf("%q is not a client of the link; want one of %v", f, names))
+			fail("focus", fmt.Errorf("%q is not a client of the link; want one of %v", clip(f), names))
 		case !isWord(f) || len(f) > MaxNameLen:
-			fail("focus", fmt.Errorf("%q is not a client's name; want a word of at most %d letters, digits, '-' or '_'", f, MaxNameLen))
+			fail("focus", fmt.Errorf("%q is not a client's name; want a word of at most %d letters, digits, '-' or '_'", clip(f), MaxNameLen))
 		default:
 			s.Focus = f
 		}
@@ -296,14 +310,14 @@ func decodeTiers(vs []string) (map[string]float64, error) {
 	for _, v := range vs {
 		name, f, ok := strings.Cut(v, ",")
 		if !ok {
-			return nil, fmt.Errorf("%q is not name,multiple; want e.g. pro,5", v)
+			return nil, fmt.Errorf("%q is not name,multiple; want e.g. pro,5", clip(v))
 		}
 		if err := checkTierName(name); err != nil {
 			return nil, err
 		}
 		x, err := strconv.ParseFloat(f, 64)
 		if err != nil || !(x > 0 && x <= MaxTierFactor) {
-			return nil, fmt.Errorf("tier %s: multiple %q is not a number above 0 and at most %d", name, f, MaxTierFactor)
+			return nil, fmt.Errorf("tier %s: multiple %q is not a number above 0 and at most %d", name, clip(f), MaxTierFactor)
 		}
 		if _, dup := tiers[name]; dup {
 			return nil, fmt.Errorf("tier %s is given twice; want one multiple per tier", name)
@@ -370,7 +384,7 @@ func decodeLane(v string, tiers map[string]float64) (LaneSpec, error) {
 	for _, p := range parts[1:] {
 		name, cfg, ok := strings.Cut(p, "=")
 		if !ok {
-			return LaneSpec{}, fmt.Errorf("tier %q has no '='; want name=kind,p1,p2", p)
+			return LaneSpec{}, fmt.Errorf("tier %q has no '='; want name=kind,p1,p2", clip(p))
 		}
 		if err := checkTierName(name); err != nil {
 			return LaneSpec{}, err
@@ -403,21 +417,21 @@ func decodeLane(v string, tiers map[string]float64) (LaneSpec, error) {
 func decodeConfig(v string, ranges func(limiter.Kind) [2]Range) (limiter.Config, error) {
 	f := strings.Split(v, ",")
 	if len(f) != 3 {
-		return limiter.Config{}, fmt.Errorf("%q has %s; want kind,p1,p2", v, nFields(len(f)))
+		return limiter.Config{}, fmt.Errorf("%q has %s; want kind,p1,p2", clip(v), nFields(len(f)))
 	}
 	c := limiter.Config{Kind: limiter.Kind(f[0])}
 	var err error
 	atoi := func(name, s string) int {
 		n, e := strconv.Atoi(s)
 		if e != nil && err == nil {
-			err = fmt.Errorf("%s %q is not an integer", name, s)
+			err = fmt.Errorf("%s %q is not an integer", name, clip(s))
 		}
 		return n
 	}
 	dur := func(name, s string) time.Duration {
 		d, e := time.ParseDuration(s)
 		if e != nil && err == nil {
-			err = fmt.Errorf("%s %q is not a duration; want e.g. 1s", name, s)
+			err = fmt.Errorf("%s %q is not a duration; want e.g. 1s", name, clip(s))
 		}
 		return d
 	}
@@ -433,7 +447,7 @@ func decodeConfig(v string, ranges func(limiter.Kind) [2]Range) (limiter.Config,
 	case limiter.KindFixedWindow, limiter.KindSlidingWindowLog, limiter.KindSlidingWindowCounter:
 		c.Limit, c.Window = atoi("limit", f[1]), dur("window", f[2])
 	default:
-		return limiter.Config{}, fmt.Errorf("kind %q is unknown; want one of %v", f[0], limiter.Kinds)
+		return limiter.Config{}, fmt.Errorf("kind %q is unknown; want one of %v", clip(f[0]), limiter.Kinds)
 	}
 	if err != nil {
 		return limiter.Config{}, err
@@ -484,7 +498,7 @@ func decodeClients(vs []string) ([]Client, error) {
 func decodeClient(v string) (Client, error) {
 	f := strings.Split(v, ",")
 	if len(f) < 4 {
-		return Client{}, fmt.Errorf("%q has %s; want name,weight,tier,pattern[,params]", v, nFields(len(f)))
+		return Client{}, fmt.Errorf("%q has %s; want name,weight,tier,pattern[,params]", clip(v), nFields(len(f)))
 	}
 	c := Client{Name: f[0], Tier: f[2], Pattern: Pattern{Kind: PatternKind(f[3])}}
 	if c.Tier == "default" {
@@ -501,7 +515,7 @@ func decodeClient(v string) (Client, error) {
 	dur := func(name, s string) time.Duration {
 		d, e := time.ParseDuration(s)
 		if e != nil && err == nil {
-			err = fmt.Errorf("%s %q is not a duration; want e.g. 1s", name, s)
+			err = fmt.Errorf("%s %q is not a duration; want e.g. 1s", name, clip(s))
 		}
 		return d
 	}
@@ -510,7 +524,7 @@ func decodeClient(v string) (Client, error) {
 	want := map[PatternKind]int{PatternNone: 0, PatternSteady: 1, PatternPoisson: 1, PatternOnOff: 3, PatternRamp: 3, PatternEdge: 3}
 	n, known := want[c.Pattern.Kind]
 	if !known {
-		return Client{}, fmt.Errorf("pattern %q is unknown; want one of %v", f[3], PatternKinds)
+		return Client{}, fmt.Errorf("pattern %q is unknown; want one of %v", clip(f[3]), PatternKinds)
 	}
 	if len(params) != n {
 		return Client{}, fmt.Errorf("pattern %s has %d parameters; want %d", f[3], len(params), n)
@@ -526,7 +540,7 @@ func decodeClient(v string) (Client, error) {
 	case PatternEdge:
 		k, e := strconv.Atoi(params[0])
 		if e != nil {
-			err = fmt.Errorf("size %q is not an integer", params[0])
+			err = fmt.Errorf("size %q is not an integer", clip(params[0]))
 		}
 		p.Size, p.Window, p.Gap = k, dur("window", params[1]), dur("gap", params[2])
 	}
@@ -538,12 +552,16 @@ func decodeClient(v string) (Client, error) {
 
 // ParseSeed reads a seed: a whole number from 0 to 2^64 − 1, in decimal
 // (also with an exponent or a zero fraction: "1e9", "12.0").
-// Its error quotes the text and gives that range: the number is negative,
-// too large, or not a whole number.
+// Its error quotes the text (cut to clipRunes characters) and gives that
+// range: the number is negative, too large, not a whole number, or longer
+// than maxSeedText characters (a number of that length is read no further).
 func ParseSeed(text string) (uint64, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return 0, fmt.Errorf("seed is empty; want %s", SeedRange)
+	}
+	if len(text) > maxSeedText {
+		return 0, fmt.Errorf("%q is %d characters long; want %s, in at most %d characters", clip(text), len(text), SeedRange, maxSeedText)
 	}
 	v, err := strconv.ParseUint(text, 10, 64)
 	if err == nil {
@@ -563,8 +581,12 @@ func ParseSeed(text string) (uint64, error) {
 			return r.Num().Uint64(), nil
 		}
 	}
-	return 0, fmt.Errorf("%q %s; want %s", text, problem, SeedRange)
+	return 0, fmt.Errorf("%q %s; want %s", clip(text), problem, SeedRange)
 }
+
+// maxSeedText is the longest seed text ParseSeed reads: far more than any
+// way of writing a seed needs, and short enough to read at once.
+const maxSeedText = 100
 
 // decimalRat reads a number in decimal notation, with an optional fraction
 // and exponent, exactly. A nonzero mantissa m of n characters is below

@@ -55,6 +55,8 @@ func TestShareFallbackPerPart(t *testing.T) {
 		{"speed", "1000", "link: speed: speed 1000× is out of range; want 0.1× to 100×; using the default speed, 1×", func(s *Setup) { s.Speed = def.Speed }},
 		{"speed", "NaN", "link: speed: speed NaN× is out of range; want 0.1× to 100×; using the default speed, 1×", func(s *Setup) { s.Speed = def.Speed }},
 		{"trace", "../../etc/passwd", `link: trace: "../../etc/passwd" is not a built-in trace; want one of [nasa]; replaying no trace`, func(s *Setup) { s.Trace = def.Trace }},
+		{"trace", strings.Repeat("é", 5000), `link: trace: "` + strings.Repeat("é", 40) + `…" is not a built-in trace; want one of [nasa]; replaying no trace`, func(s *Setup) { s.Trace = def.Trace }},
+		{"seed", strings.Repeat("7", 300000), `link: seed: "` + strings.Repeat("7", 40) + `…" is 300000 characters long; want 0 to 18446744073709551615, in at most 100 characters; using the default seed, 1`, func(s *Setup) { s.Seed = def.Seed }},
 		{"worst", "-1s", "link: worst: window -1s is out of range; want 1ms to 24h0m0s; using the default worst-case window, 1s", func(s *Setup) { s.Worst = def.Worst }},
 		{"worst", "1000000h", "link: worst: window 1000000h0m0s is out of range; want 1ms to 24h0m0s; using the default worst-case window, 1s", func(s *Setup) { s.Worst = def.Worst }},
 		{"lane", "token_bucket,10,-1", "link: lane: lane 1: burst -1 is out of range; want 1 to 10000 tokens; using the default lanes (all of them)", func(s *Setup) { s.Lanes = def.Lanes }},
@@ -133,6 +135,8 @@ func TestParseSeed(t *testing.T) {
 		{"1e", 0, `"1e" is not a whole number; want 0 to 18446744073709551615`},
 		{"100000000000000000000000e-10", 10000000000000, ""},
 		{"0.00000000000000000000000000000000000000000000000000001e60", 10000000, ""},
+		{strings.Repeat("9", 300000), 0, `"` + strings.Repeat("9", 40) + `…" is 300000 characters long; want 0 to 18446744073709551615, in at most 100 characters`},
+		{"1" + strings.Repeat("0", 99), 0, `"1000000000000000000000000000000000000000…" is too large; want 0 to 18446744073709551615`},
 		{"4/2", 0, `"4/2" is not a whole number; want 0 to 18446744073709551615`},
 		{"0x10", 0, `"0x10" is not a whole number; want 0 to 18446744073709551615`},
 	} {

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ func TestParseCSV(t *testing.T) {
 		{"header t_ms,client,n; CRLF; blank lines", "t_ms,client,n\r\n\r\n5,a,2\r\n7,b,1\r\n", []Event{{5 * ms, "a", 2}, {7 * ms, "b", 1}}},
 		{"NASA header", "t_ms,client,method,path,status,bytes\n0,c0001,GET,/,200,1839\n6000,c0002,GET,/images/a.gif,304,0\n", []Event{{0, "c0001", 1}, {6 * time.Second, "c0002", 1}}},
 		{"header with columns in another order", "client,t_ms\nx,10\n", []Event{{10 * ms, "x", 1}}},
+		{"-0 is 0; trailing zeros past the nanosecond", "-0,a\n-0.000,b\n1.0000010000,c\n", []Event{{0, "a", 1}, {0, "b", 1}, {ms + time.Nanosecond, "c", 1}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -34,6 +36,10 @@ func TestParseCSVErrors(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"0,a\n1,b\nabc,c\n", `line 3: t_ms "abc" is not a number in plain digits; want milliseconds >= 0, such as 1500 or 12.5`},
 		{"0,a\n-5,b\n", `line 2: t_ms "-5" is negative; want milliseconds >= 0`},
+		{"0,a\n1.0000001,b\n", "line 2: t_ms 1.0000001 is finer than 1 ns; want at most 6 decimal places"},
+		{"0,a\n0.1234567890,b\n", "line 2: t_ms 0.1234567890 is finer than 1 ns; want at most 6 decimal places"},
+		{"0,a\n-0.5,b\n", `line 2: t_ms "-0.5" is negative; want milliseconds >= 0`},
+		{"0,a\n--0,b\n", `line 2: t_ms "--0" is negative; want milliseconds >= 0`},
 		{"0,a\n1e300,b\n", `line 2: t_ms "1e300" is not a number in plain digits; want milliseconds >= 0, such as 1500 or 12.5`},
 		{"0,a\n\n1.2.3,b\n", `line 3: t_ms "1.2.3" is not a number in plain digits; want milliseconds >= 0, such as 1500 or 12.5`},
 		{"0,a\n1\n", "line 2: 1 field; want 2 or 3 (t_ms,client[,n])"},
@@ -155,5 +161,60 @@ func TestParseTraceEmpty(t *testing.T) {
 		if tr, err := ParseTrace("x.csv", []byte(data)); tr != nil || err == nil || err.Error() != want {
 			t.Errorf("ParseTrace(%q) = %v, %v; want %q", data, tr, err, want)
 		}
+	}
+}
+
+// A file whose lines end with CR alone reads as one line; it is named as
+// such rather than as a header without columns.
+func TestParseTraceCROnly(t *testing.T) {
+	want := "the file's lines end with a carriage return alone (classic Mac OS); want the file saved with LF or CR LF line endings"
+	if tr, err := ParseTrace("mac.csv", []byte("t_ms,client\r0,a\r1,b\r")); tr != nil || err == nil || err.Error() != want {
+		t.Errorf("CR-only file: %v, %v; want %s", tr, err, want)
+	}
+	if tr, err := ParseTrace("crlf.csv", []byte("t_ms,client\r\n0,a\r\n")); err != nil || len(tr.Events) != 1 {
+		t.Errorf("CRLF file: %v, %v", tr, err)
+	}
+}
+
+// TraceReader read in parts of any size gives ParseTrace's trace, with its
+// progress rising to 1.
+func TestTraceReaderInParts(t *testing.T) {
+	data, err := os.ReadFile("../../web/data/nasa-1995-08-01.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ParseTrace("nasa.csv", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []int{1, 7, 5000, 20001} {
+		r := NewTraceReader("nasa.csv", data)
+		steps, last := 0, 0.0
+		for !r.Step(part) {
+			steps++
+			if p := r.Progress(); p < last || p > 1 {
+				t.Fatalf("part %d: progress %v after %v", part, p, last)
+			} else {
+				last = p
+			}
+		}
+		got, err := r.Result()
+		if err != nil || !reflect.DeepEqual(got, want) || r.Progress() != 1 {
+			t.Errorf("part %d: trace differs from ParseTrace's (err %v)", part, err)
+		}
+		if wantSteps := 20001 / part; steps != wantSteps {
+			t.Errorf("part %d: %d steps before the end, want %d", part, steps, wantSteps)
+		}
+	}
+	// An error stops the reading where it is, as ParseTrace does.
+	r := NewTraceReader("bad.csv", []byte("0,a\n1,b\nx,c\n4,d\n"))
+	if r.Step(2) {
+		t.Fatal("done after 2 of 4 lines")
+	}
+	if !r.Step(2) {
+		t.Fatal("not done after the bad line")
+	}
+	if tr, err := r.Result(); tr != nil || err == nil || err.Error() != `line 3: t_ms "x" is not a number in plain digits; want milliseconds >= 0, such as 1500 or 12.5` {
+		t.Errorf("Result = %v, %v", tr, err)
 	}
 }

@@ -3,16 +3,14 @@ package main
 import (
 	"flag"
 	"log"
-	"net/http"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/ratelab/ratelab/app/server"
 	"github.com/ratelab/ratelab/app/site"
 )
 
-// Command server serves the site: the pages pre-rendered, their wasm and
+// Command server serves the site: the site.Pages pre-rendered, their wasm and
 // web/. It runs the playground's HTTP server until it fails.
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8000", "address to listen on")
@@ -24,7 +22,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// go-app's LocalDir serves web/ relative to the working directory.
+	// The server reads web/ (and its compressed copies) relative to the working directory.
 	if err := os.Chdir(dir); err != nil {
 		log.Fatal(err)
 	}
@@ -37,11 +35,10 @@ func main() {
 	if err != nil {
 		log.Fatalf("%v (run `make build` first)", err)
 	}
-	h, err := server.New(version)
+	h, err := server.New(version, *addr, "web")
 	if err != nil {
 		log.Fatal(err)
 	}
 	log.Printf("rate limiter playground: http://%s (web/ in %s, version %s)", *addr, dir, version)
-	srv := &http.Server{Addr: *addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	log.Fatal(srv.ListenAndServe())
+	log.Fatal(server.NewServer(*addr, h).ListenAndServe())
 }

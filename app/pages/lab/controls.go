@@ -16,7 +16,6 @@ import (
 	"strings"
 	"sync"
 	"text/template"
-	"time"
 )
 
 // labControls is the lab's left column: the budget, the lanes to add, the
@@ -451,35 +450,13 @@ func (c *labControls) realTraffic() app.UI {
 				OnChange(func(ctx app.Context, e app.Event) {
 					input := ctx.JSSrc()
 					browser.ReadFile(input, func(name string, data []byte) {
-						ctx.Dispatch(func(ctx app.Context) {
-							t, err := sim.ParseTrace(name, data)
-							if !m.setErr("trace", err) {
-								// Nothing else changes; the field lets the refused
-								// file go, so it does not name it beside the trace
-								// still replayed.
-								input.Set("value", "")
-								return
-							}
-							m.live()
-							if m.setErr("trace", m.lab.SetTrace("", t)) {
-								m.quietClients()
-								first := ""
-								if at := t.Events[0].At; at >= time.Minute {
-									// A CSV's times are kept as they are: with Unix
-									// times the lanes wait years for the first one.
-									first = ", the first at t = " + units.FormatClock(at) + ": “Run to end” gets there at once"
-								}
-								m.traceLabel, m.traceInfo = name+" ("+units.Plural(len(t.Events), "request")+", "+units.Plural(len(t.Clients), "client")+first+")", "Your file; it is not part of the link."
-							} else {
-								input.Set("value", "")
-							}
-							m.changed()
-						})
+						ctx.Dispatch(func(ctx app.Context) { m.readTrace(ctx, input, name, data) })
 					})
 				}),
 		),
 		app.Elem("p").Class("hint").Text("CSV t_ms,client[,n] (header optional) or an access log in Common / Combined Log Format."),
 		errLine(m, "trace"),
+		app.If(m.traceReading != "", app.Elem("p").ID("trace-reading").Class("trace-status").Attr("aria-live", "polite").Text(m.traceReading)),
 		app.If(m.traceLabel != "",
 			app.Elem("p").ID("trace-status").Class("trace-status").Body(
 				app.Elem("strong").Text("Replaying: "), app.Text(m.traceLabel),

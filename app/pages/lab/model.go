@@ -43,6 +43,11 @@ type labModel struct {
 	linkErrs   []string          // what was wrong with the opened link
 	traceLabel string            // what is replayed besides the clients: "" or a name
 	traceInfo  string            // its source line
+	// traceReading tells how far reading a user's file has got ("" when
+	// none is being read); reading counts the files chosen, so that only
+	// the latest one's reading reports.
+	traceReading string
+	reading      uint64
 	// quieted holds the patterns loading a trace took from the clients
 	// (quietClients): removing the trace gives them back, and picking one's
 	// kind again brings its numbers back.

@@ -2,11 +2,10 @@ package lab
 
 import (
 	"github.com/ratelab/ratelab/app/sim"
-	"testing"
-	"time"
-
 	"github.com/ratelab/ratelab/app/units"
 	"github.com/ratelab/ratelab/limiter"
+	"testing"
+	"time"
 )
 
 // TestGCRAStateLine: the lab's GCRA line rounds TAT − now and the tolerance
