@@ -7,28 +7,26 @@ WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 FUZZ_RUNS ?= 2000
 FUZZ_TARGETS = $(shell grep -ho '^func Fuzz[A-Za-z0-9_]*' limiter/*_test.go | sed 's/^func //')
 
-.PHONY: all build run test deps vet unit wasm-test fuzz e2e bench bench-ui clean
+.PHONY: all build run test deps vet lint unit wasm-test fuzz e2e bench bench-ui clean
 
 all: build
 
-## build: compile each page to its own wasm (plus a brotli and a gzip copy): web/app.wasm the playground,
-## web/lab.wasm the lab, web/learn.wasm the lessons (app/cmd/<page>, see app/site/pages.go); the server to bin/server
+## build: compile the pages to one wasm, web/app.wasm (app/cmd/web; plus a brotli and a gzip copy),
+## and the server to bin/server (app/cmd/server)
 build:
 	rm -rf web/src && mkdir -p web/src && cp $(filter-out %_test.go,$(wildcard limiter/*.go)) web/src/
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/app.wasm ./app/cmd/playground
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/lab.wasm ./app/cmd/lab
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/learn.wasm ./app/cmd/learn
-	gzip -9 -k -f web/app.wasm web/lab.wasm web/learn.wasm
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/app.wasm ./app/cmd/web
+	gzip -9 -k -f web/app.wasm
 	gzip -9 -k -f web/data/nasa-1995-08-01.csv
-	$(GO) run ./app/cmd/precompress web/app.wasm web/lab.wasm web/learn.wasm web/data/nasa-1995-08-01.csv
+	$(GO) run ./app/cmd/precompress web/app.wasm web/data/nasa-1995-08-01.csv
 	$(GO) build -trimpath -o bin/server ./app/cmd/server
 
 ## run: build, then serve the playground at http://$(ADDR)
 run: build
 	./bin/server -addr $(ADDR)
 
-## test: install what the tests need, then vet, unit, wasm, property and browser tests
-test: deps vet unit wasm-test fuzz e2e
+## test: install what the tests need, then vet, lint, unit, wasm, property and browser tests
+test: deps vet lint unit wasm-test fuzz e2e
 
 ## deps: Debian's Chromium (browser tests) and Node.js with npm (wasm tests, axe-core), with
 ## apt-get, only when missing; Go modules; axe-core from the npm registry
@@ -49,6 +47,10 @@ vet:
 	GOOS=js GOARCH=wasm $(GO) vet ./...
 	$(GO) vet -tags e2e ./app/e2e
 	$(GO) vet -tags 'e2e benchui' ./app/e2e
+
+## lint: no function of app/ (tests aside) over cyclomatic complexity 15 (gocyclo, pinned)
+lint:
+	$(GO) run github.com/fzipp/gocyclo/cmd/gocyclo@v0.6.0 -over 15 -ignore '_test.go$$' app
 
 ## unit: every Go test natively, with the race detector (browser tests run in `e2e`)
 unit:
@@ -93,4 +95,4 @@ bench-ui: deps build
 	@echo "machine: $$($(GO) version); $$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: *//'); $$(nproc) cores"
 	BENCH_UI_MINUTES=$(BENCH_UI_MINUTES) BENCH_UI_LOADS=$(BENCH_UI_LOADS) $(GO) test -count=1 \
 	  -timeout $$(awk 'BEGIN { print int($(BENCH_UI_MINUTES)) + 30 }')m \
-	  -tags 'e2e benchui' -run '^TestPageBench$$' -v ./app/e2e/
+	  -tags 'e2e benchui' -run '^(TestPageBench|TestPageMoves)$$' -v ./app/e2e/

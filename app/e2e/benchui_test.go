@@ -51,13 +51,13 @@ func TestPageBench(t *testing.T) {
 	}
 }
 
-// benchPages are the pages, each its own wasm (app/pages.go), with the JS
+// benchPages are the pages, all run by the one wasm, with the JS
 // expression that holds once a user can act: the playground's Send button
 // enabled, the lab's clock running, the lessons listed.
 var benchPages = []struct{ name, path, wasm, ready string }{
 	{"playground", "/", "/web/app.wasm", `(() => { const b = document.getElementById("send"); return !!b && !b.disabled; })()`},
-	{"lab", "/lab", "/web/lab.wasm", `(() => { const c = document.getElementById("lab-clock-state"); return !!c && c.textContent === "running"; })()`},
-	{"learn", "/learn", "/web/learn.wasm", `document.querySelectorAll("#lesson-list li").length > 0`},
+	{"lab", "/lab", "/web/app.wasm", `(() => { const c = document.getElementById("lab-clock-state"); return !!c && c.textContent === "running"; })()`},
+	{"learn", "/learn", "/web/app.wasm", `document.querySelectorAll("#lesson-list li").length > 0`},
 }
 
 // testWasmBytes: bytes of wasm over the wire as each server sends them to

@@ -506,10 +506,9 @@ func testRetryCountdown(p *page) {
 	p.poll("Retry-after card's size after an allowed request", size, func() string { return p.eval(card) })
 }
 
-// TestOffline: once the service worker controls the lab and keeps its
-// binary, the lab opens with the server stopped, also from its address with
-// the setup in the query; a page whose binary was never kept says why it
-// cannot load.
+// TestOffline: once the service worker controls the lab and keeps the
+// wasm, the lab opens with the server stopped, also from its address with
+// the setup in the query, and so does a page never opened online.
 func TestOffline(t *testing.T) {
 	chromium := findChromium(t)
 	base, stop := startStoppableServer(t)
@@ -524,13 +523,16 @@ func TestOffline(t *testing.T) {
 	p.eval(`navigator.serviceWorker.ready.then(() => "")`)
 	p.do(chromedp.Reload())
 	lab()
-	p.workerKeeps("/web/lab.wasm")
+	p.workerKeeps("/web/app.wasm")
 	p.poll("the lab's address keeps its setup", "true", func() string { return p.eval(`String(location.search.includes("lane="))`) })
 	stop()
 	p.do(chromedp.Reload())
 	lab()
+	// Every page runs the wasm the worker keeps, so a page never opened
+	// online opens too.
 	p.do(chromedp.Navigate(base + "/learn"))
-	p.waitText("#app-wasm-loader-label", "This page could not load its code (TypeError: Failed to fetch). Offline, a page opens only if it was opened online before.")
+	p.do(chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader")))
+	p.waitText("h1", "Learn rate limiting")
 }
 
 // workerKeeps waits until the service worker controls the page and its
@@ -702,11 +704,10 @@ func testAutofire(p *page) {
 	p.waitText("#autofire", "Auto-fire: off")
 }
 
-// testWasmEncodings: every page's wasm is served pre-compressed, brotli to
-// browsers that accept it, else gzip, else plain; the page's head starts
-// compiling its own wasm, and app.js instantiates that module.
+// testWasmEncodings: the wasm is served pre-compressed, brotli to browsers
+// that accept it, else gzip, else plain, and go-app's app.js fetches it.
 func testWasmEncodings(t *testing.T, base string) {
-	for _, name := range []string{"app.wasm", "lab.wasm", "learn.wasm"} {
+	for _, name := range []string{"app.wasm"} {
 		size := func(suffix string) int64 { return fileSize(t, filepath.Join(repoRoot, "web", name+suffix)) }
 		for _, c := range []struct {
 			accept, encoding string
@@ -742,14 +743,8 @@ func testWasmEncodings(t *testing.T, base string) {
 		resp.Body.Close()
 		return string(b)
 	}
-	page := get("/")
-	for _, want := range []string{`let url = "/web/app.wasm";`, `if (p === "/lab") url = "/web/lab.wasm";`, `if (p === "/learn") url = "/web/learn.wasm";`} {
-		if !strings.Contains(page, want) {
-			t.Errorf("the page's head lacks %s", want)
-		}
-	}
-	if js := get("/app.js"); !strings.Contains(js, "await WebAssembly.instantiate(await ratelabWasm, go.importObject)") {
-		t.Error("app.js does not instantiate the module the head started")
+	if js := get("/app.js"); !strings.Contains(js, `fetchWithProgress("/web/app.wasm", showProgress)`) {
+		t.Error("app.js does not fetch the one wasm, /web/app.wasm")
 	}
 }
 
@@ -925,31 +920,18 @@ func (p *page) eval(js string) string {
 	return v
 }
 
-// followLink clicks a link to another page. Each page is its own wasm
-// (app/pages.go), so the link loads the page afresh: followLink waits until
-// the new document's wasm runs and its h1 reads h1, and returns the paths of
-// the wasm binaries that document fetched, in order.
+// followLink clicks a link to another page. One wasm runs every page and
+// go-app routes the link in the same document: followLink fails the test if
+// the document was replaced, waits until the h1 reads h1, and returns the
+// paths of the wasm binaries the document has fetched, in order.
 func (p *page) followLink(sel, h1 string) []string {
 	p.t.Helper()
 	p.eval(`(() => { window.__followLink = true; return ""; })()`)
 	p.click(sel)
-	const ran = `(() => !window.__followLink && document.readyState === "complete" && !document.getElementById("app-wasm-loader"))()`
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		// Evaluating while the old document unloads can fail: retry.
-		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
-		done, err := chromedp.Run(ctx, chromedp.Evaluate[bool](ran))
-		cancel()
-		if err == nil && done {
-			break
-		}
-		if time.Now().After(deadline) {
-			p.screenshot("failed-follow-link.png")
-			p.t.Fatalf("%s: the new page's wasm did not run within 60 s (last error %v)", sel, err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 	p.waitText("h1", h1)
+	if got := p.eval(`String(window.__followLink === true)`); got != "true" {
+		p.t.Errorf("%s loaded a new document; want go-app's routing in the same one", sel)
+	}
 	return p.wasmLoaded()
 }
 

@@ -196,15 +196,15 @@ func testLabLinkChoices(p *page) {
 	h.waitText("#scrub-label", "drag back to see every lane as it was")
 }
 
-// testLabNavigation: the playground links to the lab and back; each page
-// loads its own wasm and no other (app/pages.go).
+// testLabNavigation: the playground links to the lab and back, in the same
+// document with the one wasm, and each page sets its own title.
 func testLabNavigation(p *page) {
 	if got := p.wasmLoaded(); !slices.Equal(got, []string{"/web/app.wasm"}) {
 		p.t.Errorf("the playground loaded the wasm %q, want only /web/app.wasm", got)
 	}
 	p.waitText("#nav-lab", "Comparison lab")
-	if got := p.followLink("#nav-lab", "Comparison lab"); !slices.Equal(got, []string{"/web/lab.wasm"}) {
-		p.t.Errorf("the lab loaded the wasm %q, want only /web/lab.wasm", got)
+	if got := p.followLink("#nav-lab", "Comparison lab"); !slices.Equal(got, []string{"/web/app.wasm"}) {
+		p.t.Errorf("the lab loaded the wasm %q, want only /web/app.wasm", got)
 	}
 	p.waitText("#nav-playground", "Playground")
 	p.waitCount(".lane[id^=lane-]", 3)
@@ -218,8 +218,8 @@ func testLabNavigation(p *page) {
 		p.t.Errorf("the playground's title is %q", got)
 	}
 	p.waitText("#nav-lab", "Comparison lab")
-	if got := p.followLink("#nav-lab", "Comparison lab"); !slices.Equal(got, []string{"/web/lab.wasm"}) {
-		p.t.Errorf("the lab loaded the wasm %q, want only /web/lab.wasm", got)
+	if got := p.followLink("#nav-lab", "Comparison lab"); !slices.Equal(got, []string{"/web/app.wasm"}) {
+		p.t.Errorf("the lab loaded the wasm %q, want only /web/app.wasm", got)
 	}
 	p.waitCount(".lane[id^=lane-]", 3)
 }
@@ -273,15 +273,13 @@ func testLabColumnFollows(p *page) {
 	f.waitAttr("#run-trace", "disabled", "null")
 }
 
-// testPageAddresses: an encoded path loads the page go-app routes it to
-// with that page's own wasm (once: no reload loop); /lab/ redirects to /lab;
-// and when a reload to another page comes back to a binary that does not
-// route it, the page says so and offers links instead of reloading again.
+// testPageAddresses: an encoded path loads the page go-app routes it to;
+// /lab/ redirects to /lab; the lessons link back to the lab.
 func testPageAddresses(p *page) {
 	l := p.freshAt(p.base+"/l%61b", "Comparison lab")
 	l.waitCount(".lane[id^=lane-]", 3)
-	if got := l.wasmLoaded(); !slices.Equal(got, []string{"/web/lab.wasm"}) {
-		p.t.Errorf("/l%%61b loaded the wasm %q, want only /web/lab.wasm", got)
+	if got := l.wasmLoaded(); !slices.Equal(got, []string{"/web/app.wasm"}) {
+		p.t.Errorf("/l%%61b loaded the wasm %q, want only /web/app.wasm", got)
 	}
 
 	l = p.freshAt(p.base+"/lab/?seed=3", "Comparison lab")
@@ -289,32 +287,10 @@ func testPageAddresses(p *page) {
 		p.t.Errorf("/lab/ ended at %q, want /lab", got)
 	}
 
-	// A reload to /learn that came back here: the guard finds its own mark.
-	l.eval(`(() => { sessionStorage.setItem("ratelab-reload", JSON.stringify(location.origin + "/learn")); window.__noReload = true; return ""; })()`)
-	l.click("#nav-learn")
-	l.waitText("h1", "This page did not load")
-	if got := l.eval(`String(window.__noReload === true) + " " + String(sessionStorage.getItem("ratelab-reload"))`); got != "true null" {
-		p.t.Errorf("after the guard: page kept and mark cleared = %q, want \"true null\"", got)
-	}
-	l.waitCount(`#other-page a[href="/learn"]`, 0) // this very address: no link
-	if got := l.followLink("#other-page-retry", "Learn rate limiting"); !slices.Equal(got, []string{"/web/learn.wasm"}) {
-		p.t.Errorf("Load this page again loaded the wasm %q, want only /web/learn.wasm", got)
-	}
-	// Back to the lab, as the next tests expect.
-	l.followLink("#nav-lab", "Comparison lab")
-	l.waitCount(".lane[id^=lane-]", 3)
-	if got := l.eval(`String(sessionStorage.getItem("ratelab-reload"))`); got != "null" {
-		p.t.Errorf("the lab, loaded by a reload from /learn, left the guard's mark %q, want null", got)
-	}
-
-	// The same link again after reaching /learn without that reload (typed
-	// address, bookmark): it loads the lab, not "This page did not load".
 	l = p.freshAt(p.base+"/learn", "Learn rate limiting")
-	if got := l.followLink("#nav-lab", "Comparison lab"); !slices.Equal(got, []string{"/web/lab.wasm"}) {
-		p.t.Errorf("the lab, reached from /learn a second time, loaded the wasm %q, want only /web/lab.wasm", got)
+	if got := l.followLink("#nav-lab", "Comparison lab"); !slices.Equal(got, []string{"/web/app.wasm"}) {
+		p.t.Errorf("the lab, reached from /learn, loaded the wasm %q, want only /web/app.wasm", got)
 	}
-	l = p.freshAt(p.base+"/learn", "Learn rate limiting")
-	l.followLink("#nav-lab", "Comparison lab")
 	l.waitCount(".lane[id^=lane-]", 3)
 }
 
@@ -1118,8 +1094,8 @@ func testLabQuiz(p *page) {
 	}
 	f := p.fresh(p.base + "/lab?" + s.Values().Encode())
 	f.waitCount(".lane[id^=lane-]", 2)
-	if got := f.followLink("#quiz-this", "Learn rate limiting"); !slices.Equal(got, []string{"/web/learn.wasm"}) {
-		p.t.Errorf("the quiz loaded the wasm %q, want only /web/learn.wasm", got)
+	if got := f.followLink("#quiz-this", "Learn rate limiting"); !slices.Equal(got, []string{"/web/app.wasm"}) {
+		p.t.Errorf("the quiz loaded the wasm %q, want only /web/app.wasm", got)
 	}
 	f.waitText("#quiz-seed", "seed 77")
 	f.waitText("#quiz-source", "Questions come from the comparison lab setup in this link (its lanes, clients and traffic), drawn with the seed below: the same link gives every student the same questions.")

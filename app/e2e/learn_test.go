@@ -343,8 +343,8 @@ func testSpaceSends(p *page) {
 // testLessons opens each lesson from the list, runs it, and checks that the
 // page shows its check passed with explain's exact message.
 func testLessons(p *page) {
-	if got := p.followLink("#nav-learn", "Learn rate limiting"); !slices.Equal(got, []string{"/web/learn.wasm"}) {
-		p.t.Errorf("/learn loaded the wasm %q, want only /web/learn.wasm", got)
+	if got := p.followLink("#nav-learn", "Learn rate limiting"); !slices.Equal(got, []string{"/web/app.wasm"}) {
+		p.t.Errorf("/learn loaded the wasm %q, want only /web/app.wasm", got)
 	}
 	p.waitCount("#lesson-list li", 7)
 	if got := p.eval(`document.title`); got != "Learn rate limiting: lessons, inspector, quiz and drill cards" {

@@ -270,8 +270,7 @@ func runClock(l Lesson) (Result, error) {
 		return Result{}, err
 	}
 	r := Result{Lesson: l.ID, Columns: []string{"monotonic instant", "wall-clock instant", "naive elapsed", "monotonic lane", "wall-clock lane"}}
-	var monoN, wallN, stallM, stallW, jumpM, jumpW int64
-	minEl, maxEl := time.Duration(0), time.Duration(0)
+	t := clockTally{stallOne: true}
 	prev := limiter.Instant(0)
 	// The instant the wall-clock lane evaluates a request at: its stamp, or
 	// the latest instant the lane has admitted a request at when the stamp
@@ -279,13 +278,6 @@ func runClock(l Lesson) (Result, error) {
 	// shows the tokens at that instant, and names it when it is not the
 	// stamp.
 	wallLast, wallUsed := limiter.Instant(0), false
-	stallAt, stallTokens, stallSeen, stallOne := limiter.Instant(0), 0.0, false, true
-	verdict := func(d limiter.Decision, s limiter.State) string {
-		if d.Allowed {
-			return "allowed, " + Tokens(s.Tokens) + " left"
-		}
-		return "denied, " + Tokens(s.Tokens) + " left"
-	}
 	for i, e := range evs {
 		clock.Mono.Set(e.At)
 		w := clock.Now()
@@ -294,7 +286,7 @@ func runClock(l Lesson) (Result, error) {
 			el = 0
 		}
 		prev = w
-		minEl, maxEl = min(minEl, el), max(maxEl, el)
+		t.minEl, t.maxEl = min(t.minEl, el), max(t.maxEl, el)
 		at := w
 		if wallUsed && at < wallLast {
 			at = wallLast
@@ -305,45 +297,76 @@ func runClock(l Lesson) (Result, error) {
 			wallLast, wallUsed = at, true
 		}
 		ws := wall.State(at)
-		wcell := verdict(dw, ws)
+		wcell := clockVerdict(dw, ws)
 		if at != w {
 			wcell += " (evaluated at " + dur(at) + ")"
 		}
-		r.Rows = append(r.Rows, []string{dur(e.At), dur(w), dur(el), verdict(dm, mono.State(e.At)), wcell})
-		count := func(d limiter.Decision) int64 {
-			if d.Allowed {
-				return 1
-			}
-			return 0
-		}
-		monoN, wallN = monoN+count(dm), wallN+count(dw)
-		if e.At >= 4*time.Second && e.At < 8*time.Second {
-			stallM, stallW = stallM+count(dm), stallW+count(dw)
-			if !stallSeen {
-				stallAt, stallTokens, stallSeen = at, ws.Tokens, true
-			} else if at != stallAt {
-				stallOne = false // not one instant: the fact says so
-			}
-		}
-		if e.At >= 8*time.Second && e.At < 9*time.Second {
-			jumpM, jumpW = jumpM+count(dm), jumpW+count(dw)
+		r.Rows = append(r.Rows, []string{dur(e.At), dur(w), dur(el), clockVerdict(dm, mono.State(e.At)), wcell})
+		t.count(e.At, at, dm, dw, ws.Tokens)
+	}
+	t.facts(&r)
+	return r, nil
+}
+
+// clockVerdict is a clock lesson's table cell: the decision and the tokens
+// left.
+func clockVerdict(d limiter.Decision, s limiter.State) string {
+	if d.Allowed {
+		return "allowed, " + Tokens(s.Tokens) + " left"
+	}
+	return "denied, " + Tokens(s.Tokens) + " left"
+}
+
+// clockTally counts the clock lesson's admissions: in all, while the wall
+// clock is set back (4 s to 8 s) and after it jumps (8 s to 9 s).
+type clockTally struct {
+	monoN, wallN, stallM, stallW, jumpM, jumpW int64
+	minEl, maxEl                               time.Duration
+	stallAt                                    limiter.Instant
+	stallTokens                                float64
+	stallSeen, stallOne                        bool
+}
+
+func admitted(d limiter.Decision) int64 {
+	if d.Allowed {
+		return 1
+	}
+	return 0
+}
+
+// count counts a request stamped mono, which the wall-clock lane evaluated
+// at at, with tokens left.
+func (t *clockTally) count(mono, at limiter.Instant, dm, dw limiter.Decision, tokens float64) {
+	t.monoN, t.wallN = t.monoN+admitted(dm), t.wallN+admitted(dw)
+	if mono >= 4*time.Second && mono < 8*time.Second {
+		t.stallM, t.stallW = t.stallM+admitted(dm), t.stallW+admitted(dw)
+		if !t.stallSeen {
+			t.stallAt, t.stallTokens, t.stallSeen = at, tokens, true
+		} else if at != t.stallAt {
+			t.stallOne = false // not one instant: the fact says so
 		}
 	}
-	r.add("mono.allowed", monoN, "monotonic lane: %d admitted", monoN)
-	r.add("wall.allowed", wallN, "wall-clock lane: %d admitted", wallN)
-	r.add("stall.mono", stallM, "4 s to 8 s, monotonic: %d admitted", stallM)
-	r.add("stall.wall", stallW, "4 s to 8 s, wall clock set back: %d admitted", stallW)
-	if stallSeen && stallOne {
-		r.add("stall.at", int64(stallAt), "4 s to 8 s, the wall-clock lane evaluated every request at %s, the latest instant it "+
-			"had admitted a request at (every stamp was earlier), when its bucket held %s tokens", dur(stallAt), Tokens(stallTokens))
+	if mono >= 8*time.Second && mono < 9*time.Second {
+		t.jumpM, t.jumpW = t.jumpM+admitted(dm), t.jumpW+admitted(dw)
+	}
+}
+
+// facts adds the lesson's facts to r.
+func (t *clockTally) facts(r *Result) {
+	r.add("mono.allowed", t.monoN, "monotonic lane: %d admitted", t.monoN)
+	r.add("wall.allowed", t.wallN, "wall-clock lane: %d admitted", t.wallN)
+	r.add("stall.mono", t.stallM, "4 s to 8 s, monotonic: %d admitted", t.stallM)
+	r.add("stall.wall", t.stallW, "4 s to 8 s, wall clock set back: %d admitted", t.stallW)
+	if t.stallSeen && t.stallOne {
+		r.add("stall.at", int64(t.stallAt), "4 s to 8 s, the wall-clock lane evaluated every request at %s, the latest instant it "+
+			"had admitted a request at (every stamp was earlier), when its bucket held %s tokens", dur(t.stallAt), Tokens(t.stallTokens))
 	} else {
 		r.add("stall.at", -1, "4 s to 8 s, the wall-clock lane evaluated its requests at different instants")
 	}
-	r.add("jump.mono", jumpM, "8 s to 9 s, monotonic: %d admitted", jumpM)
-	r.add("jump.wall", jumpW, "8 s to 9 s, after the 1 h jump: %d admitted", jumpW)
-	r.add("elapsed.min", int64(minEl), "most negative naive elapsed: %s", dur(minEl))
-	r.add("elapsed.max", int64(maxEl), "largest naive elapsed: %s", dur(maxEl))
-	return r, nil
+	r.add("jump.mono", t.jumpM, "8 s to 9 s, monotonic: %d admitted", t.jumpM)
+	r.add("jump.wall", t.jumpW, "8 s to 9 s, after the 1 h jump: %d admitted", t.jumpW)
+	r.add("elapsed.min", int64(t.minEl), "most negative naive elapsed: %s", dur(t.minEl))
+	r.add("elapsed.max", int64(t.maxEl), "largest naive elapsed: %s", dur(t.maxEl))
 }
 
 // Lesson 4's scenario.
@@ -401,19 +424,7 @@ func runEviction(l Lesson) (Result, error) {
 		d, _ := e.s.AllowN(at, 1)
 		return d.Allowed
 	}
-	var evs []sim.Event
-	for range 10 {
-		evs = append(evs, sim.Event{At: 0, Client: "mallory", N: 1})
-	}
-	for i := range evictClients {
-		at := time.Duration(i) * time.Millisecond
-		if at == 3*time.Second {
-			for range 5 {
-				evs = append(evs, sim.Event{At: at, Client: "mallory", N: 1})
-			}
-		}
-		evs = append(evs, sim.Event{At: at, Client: fmt.Sprintf("c%04d", i+1), N: 1})
-	}
+	evs := evictionEvents()
 	// Both caches counted after their sweep (keys held before it too): the
 	// table compared the keyed limiter before its sweep with the naive cache
 	// after its own.
@@ -441,12 +452,7 @@ func runEviction(l Lesson) (Result, error) {
 		}
 		nv := naiveAllow(e.At, e.Client)
 		if e.Client == "mallory" && e.At == 3*time.Second {
-			if d.Allowed {
-				malK++
-			}
-			if nv {
-				malN++
-			}
+			malK, malN = malK+admitted(d), malN+admittedIf(nv)
 		}
 	}
 	sweep(l.Until)
@@ -455,6 +461,32 @@ func runEviction(l Lesson) (Result, error) {
 	r.add("mallory.keyed", malK, "Mallory at 3 s, keyed limiter: %d admitted", malK)
 	r.add("mallory.naive", malN, "Mallory at 3 s, naive TTL cache: %d admitted", malN)
 	return r, nil
+}
+
+func admittedIf(ok bool) int64 {
+	if ok {
+		return 1
+	}
+	return 0
+}
+
+// evictionEvents are the eviction lesson's requests: Mallory's burst at 0,
+// a new client every millisecond, and Mallory again at 3 s.
+func evictionEvents() []sim.Event {
+	var evs []sim.Event
+	for range 10 {
+		evs = append(evs, sim.Event{At: 0, Client: "mallory", N: 1})
+	}
+	for i := range evictClients {
+		at := time.Duration(i) * time.Millisecond
+		if at == 3*time.Second {
+			for range 5 {
+				evs = append(evs, sim.Event{At: at, Client: "mallory", N: 1})
+			}
+		}
+		evs = append(evs, sim.Event{At: at, Client: fmt.Sprintf("c%04d", i+1), N: 1})
+	}
+	return evs
 }
 
 // LockBench is one recorded run of the limiter package's own benchmarks

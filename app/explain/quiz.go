@@ -160,6 +160,35 @@ type Quiz struct {
 // requests a second or bursts of 10,000 at one instant (their 400 requests
 // fall in the first milliseconds).
 func NewQuiz(setup sim.Setup, seed uint64) (*Quiz, error) {
+	evs, err := quizEvents(setup)
+	if err != nil {
+		return nil, err
+	}
+	laneConfig := tierConfigs(setup)
+	allowed, denied, err := verdicts(setup, evs, laneConfig)
+	if err != nil {
+		return nil, err
+	}
+	q := &Quiz{Seed: seed}
+	for _, p := range pickQuestions(seed, allowed, denied, len(evs)*len(setup.Lanes)) {
+		idx, ln := p/len(setup.Lanes), p%len(setup.Lanes)
+		qu, err := question(ln, laneConfig(ln, evs[idx].Client), evs, idx)
+		if err != nil {
+			return nil, err
+		}
+		qu.Number = len(q.Questions) + 1
+		if qu.AskTokens {
+			q.MaxScore++
+		}
+		q.MaxScore++
+		q.Questions = append(q.Questions, qu)
+	}
+	return q, nil
+}
+
+// quizEvents are the requests the quiz asks about: the setup's traffic
+// before QuizHorizon, at most QuizRequests of them.
+func quizEvents(setup sim.Setup) ([]sim.Event, error) {
 	if err := setup.Validate(); err != nil {
 		return nil, err
 	}
@@ -174,34 +203,42 @@ func NewQuiz(setup sim.Setup, seed uint64) (*Quiz, error) {
 	if len(evs) == 0 {
 		return nil, fmt.Errorf("quiz: the traffic sends no request in the first %v; want a client with a pattern", QuizHorizon)
 	}
+	return evs, nil
+}
+
+// tierConfigs returns the config that lane ln applies to a client: its
+// tier's, when the lane has the client's tier, else the lane's own.
+func tierConfigs(setup sim.Setup) func(ln int, client string) limiter.Config {
 	tiers := map[string]string{}
 	for _, c := range setup.Clients {
 		tiers[c.Name] = c.Tier
 	}
-	laneConfig := func(ln int, client string) limiter.Config {
+	return func(ln int, client string) limiter.Config {
 		spec := setup.Lanes[ln]
 		if c, ok := spec.Tiers[tiers[client]]; ok && tiers[client] != "" {
 			return c
 		}
 		return spec.Config
 	}
-	// Every (request, lane) pair's verdict, each client on its own limiter
-	// in each lane, as the lab decides them.
-	total := len(evs) * len(setup.Lanes)
-	var allowed, denied []int
+}
+
+// verdicts decides every (request, lane) pair, each client on its own
+// limiter in each lane, as the lab decides them; a pair is numbered
+// request index × lanes + lane.
+func verdicts(setup sim.Setup, evs []sim.Event, laneConfig func(int, string) limiter.Config) (allowed, denied []int, err error) {
 	for ln := range setup.Lanes {
 		per := map[string]limiter.Strategy{}
 		for idx, e := range evs {
 			s := per[e.Client]
 			if s == nil {
 				if s, err = limiter.New(laneConfig(ln, e.Client)); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				per[e.Client] = s
 			}
 			d, err := s.AllowN(e.At, e.N)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if d.Allowed {
 				allowed = append(allowed, idx*len(setup.Lanes)+ln)
@@ -210,9 +247,13 @@ func NewQuiz(setup sim.Setup, seed uint64) (*Quiz, error) {
 			}
 		}
 	}
-	// Pick distinct (request, lane) pairs, 3 to 7 of them denied (as many
-	// as there are, if fewer), so that answering "allowed" every time does
-	// not score; then ask them in time order.
+	return allowed, denied, nil
+}
+
+// pickQuestions picks distinct pairs of total, 3 to 7 of them denied (as
+// many as there are, if fewer), so that answering "allowed" every time
+// does not score; in time order.
+func pickQuestions(seed uint64, allowed, denied []int, total int) []int {
 	rng := rand.New(rand.NewPCG(seed, 0x71752a))
 	n := min(QuizLength, total)
 	nd := min(len(denied), 3+rng.IntN(5), n)
@@ -226,32 +267,29 @@ func NewQuiz(setup sim.Setup, seed uint64) (*Quiz, error) {
 		picks = append(picks, allowed[k])
 	}
 	slices.Sort(picks)
-	q := &Quiz{Seed: seed}
-	for _, p := range picks {
-		idx, ln := p/len(setup.Lanes), p%len(setup.Lanes)
-		cfg := laneConfig(ln, evs[idx].Client)
-		in, err := replayTo(cfg, evs, idx)
-		if err != nil {
-			return nil, err
-		}
-		e := Explain(in)
-		qu := Question{Number: len(q.Questions) + 1, Lane: ln, Config: cfg, Request: evs[idx], Index: idx,
-			AskTokens: cfg.Kind == limiter.KindTokenBucket, Allowed: in.Decision.Allowed, Explanation: e}
-		qu.Prompt = fmt.Sprintf("Lane %d (%s): %s asks for %d at t = %s. Allowed or denied?", ln+1, ConfigText(cfg), evs[idx].Client, evs[idx].N, clock(evs[idx].At))
-		if qu.AskTokens {
-			qu.TokensLeft = in.After.Tokens
-			qu.Prompt += " How many tokens are left after it (to within 0.05)?"
-			if in.HasLast {
-				qu.Given = fmt.Sprintf("After %s's latest admitted request, at t = %s, the bucket held %s tokens.", evs[idx].Client, clock(in.Last), Tokens(in.LastState.Tokens))
-			} else {
-				qu.Given = fmt.Sprintf("%s's bucket has admitted nothing yet: it is full, %d tokens.", evs[idx].Client, cfg.Burst)
-			}
-			q.MaxScore++
-		}
-		q.MaxScore++
-		q.Questions = append(q.Questions, qu)
+	return picks
+}
+
+// question asks about request idx of evs in lane ln, which applies cfg.
+func question(ln int, cfg limiter.Config, evs []sim.Event, idx int) (Question, error) {
+	in, err := replayTo(cfg, evs, idx)
+	if err != nil {
+		return Question{}, err
 	}
-	return q, nil
+	ev := evs[idx]
+	qu := Question{Lane: ln, Config: cfg, Request: ev, Index: idx,
+		AskTokens: cfg.Kind == limiter.KindTokenBucket, Allowed: in.Decision.Allowed, Explanation: Explain(in)}
+	qu.Prompt = fmt.Sprintf("Lane %d (%s): %s asks for %d at t = %s. Allowed or denied?", ln+1, ConfigText(cfg), ev.Client, ev.N, clock(ev.At))
+	if qu.AskTokens {
+		qu.TokensLeft = in.After.Tokens
+		qu.Prompt += " How many tokens are left after it (to within 0.05)?"
+		if in.HasLast {
+			qu.Given = fmt.Sprintf("After %s's latest admitted request, at t = %s, the bucket held %s tokens.", ev.Client, clock(in.Last), Tokens(in.LastState.Tokens))
+		} else {
+			qu.Given = fmt.Sprintf("%s's bucket has admitted nothing yet: it is full, %d tokens.", ev.Client, cfg.Burst)
+		}
+	}
+	return qu, nil
 }
 
 // Requests is how many of the traffic's first requests the questions are

@@ -23,20 +23,24 @@ type renderedPage struct {
 	etag string
 }
 
-// renderPages renders every page of pages with h, as requested at
+// renderPages renders every page of site.Pages and the gallery with h, as requested at
 // http://origin/PATH, and serves them; other addresses go to next.
 func renderPages(h http.Handler, origin string, next http.Handler) (*renderedPages, error) {
 	rp := &renderedPages{html: map[string]renderedPage{}, next: next}
+	paths := []string{site.GalleryPath}
 	for _, pg := range site.Pages {
-		req := httptest.NewRequest(http.MethodGet, pg.Path, nil)
+		paths = append(paths, pg.Path)
+	}
+	for _, path := range paths {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
 		req.Host = origin
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK {
-			return nil, fmt.Errorf("rendering %s: status %d", pg.Path, rec.Code)
+			return nil, fmt.Errorf("rendering %s: status %d", path, rec.Code)
 		}
 		body := rec.Body.Bytes()
-		rp.html[pg.Path] = renderedPage{body: body, etag: `"` + contentHash(body) + `"`}
+		rp.html[path] = renderedPage{body: body, etag: `"` + contentHash(body) + `"`}
 	}
 	return rp, nil
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"errors"
+	"github.com/ratelab/ratelab/app/pages"
 	"io"
 	"net"
 	"net/http"
@@ -20,7 +21,7 @@ import (
 // folder, go.mod, a secret).
 func testHandler(t *testing.T) http.Handler {
 	t.Helper()
-	Routes()
+	pages.Routes()
 	dir := t.TempDir()
 	for name, body := range map[string]string{
 		"web/app.css":            "body{}",
@@ -157,19 +158,19 @@ func TestServerEchoesNothing(t *testing.T) {
 	if strings.Contains(hostile, "alert(") {
 		t.Error("the page echoes the request")
 	}
-	if n := strings.Count(plain, "<script"); n != 3 {
-		t.Errorf("/lab has %d scripts, want 3 (wasm_exec.js, app.js, the start script)", n)
+	if n := strings.Count(plain, "<script"); n != 2 {
+		t.Errorf("/lab has %d scripts, want 2 (wasm_exec.js, app.js)", n)
 	}
 	if want := `content="http://127.0.0.1:8000/lab"`; strings.Count(plain, want) != 1 { // og:url
 		t.Errorf("/lab lacks %s", want)
 	}
 }
 
-// TestServerHeaders: every response carries the security headers, and
-// the policy allows the head's start script by its hash.
+// TestServerHeaders: every response carries the security headers; the
+// policy allows no inline script (the pages have none).
 func TestServerHeaders(t *testing.T) {
 	h := testHandler(t)
-	wantCSP := "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' " + scriptHash(startWasmScript()) + "; " +
+	wantCSP := "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; " +
 		"style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self' blob:; worker-src 'self'; " +
 		"manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 	for _, path := range []string{"/", "/lab", "/learn", "/web/app.css", "/app.js", "/app-worker.js", "/manifest.webmanifest", "/nope", "/web/../go.mod"} {

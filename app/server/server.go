@@ -8,13 +8,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
-	"github.com/ratelab/ratelab/app/pages/lab"
-	"github.com/ratelab/ratelab/app/pages/learn"
-	"github.com/ratelab/ratelab/app/pages/playground"
 	"github.com/ratelab/ratelab/app/site"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -22,9 +18,9 @@ import (
 )
 
 // New returns the playground's handler, serving only what the
-// playground is: web/'s files (webFiles), each page's wasm compiled from the
-// start of the page's load (startWasmJS, pageWasmJS) and served brotli- or
-// gzip-compressed to the browsers that accept it (precompressedFiles), the
+// playground is: web/'s files (webFiles), the one wasm that runs every page,
+// served brotli- or gzip-compressed to the browsers that accept it
+// (precompressedFiles), the
 // pages pre-rendered once as at http://origin/PATH (renderPages), and
 // go-app's own scripts, worker and manifest. webDir is the folder web/.
 // Every response carries the
@@ -50,16 +46,11 @@ func New(version, origin, webDir string) (http.Handler, error) {
 		Version:               version,
 		ServiceWorkerTemplate: workerJS,
 		Resources:             webResources{},
-		// go-app caches "/" at install; the other pages too, so that each
-		// page whose binary the worker has kept also opens offline.
+		// go-app caches "/" at install; the other pages too, so that every
+		// page opens offline once the worker has kept the wasm.
 		CacheableResources: otherPagePaths(),
-		RawHeaders:         []string{startWasmJS()},
 	}
-	appJS, err := pageWasmJS(h)
-	if err != nil {
-		return nil, err
-	}
-	rendered, err := renderPages(h, origin, trimPageSlash(appJS))
+	rendered, err := renderPages(h, origin, trimPageSlash(h))
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +58,7 @@ func New(version, origin, webDir string) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	csp := contentSecurityPolicy(startWasmScript())
+	csp := contentSecurityPolicy()
 	return securityHeaders(csp, readOnly(cleanPaths(precompressedFiles(files)))), nil
 }
 
@@ -78,102 +69,6 @@ func otherPagePaths() []string {
 		paths = append(paths, pg.Path)
 	}
 	return paths
-}
-
-// startWasmJS is an inline script for the page's head: it picks the wasm of
-// the page it is on (see pages) and starts downloading and compiling it at
-// once, while the page's HTML and styles are still loading; app.js (see
-// pageWasmJS) instantiates the compiled module. go-app's own app.js only
-// starts the download once the page is parsed and its deferred scripts run,
-// then compiles, so the compilation was on the start-up's critical path.
-func startWasmJS() string { return "<script>" + startWasmScript() + "</script>" }
-
-// startWasmScript is startWasmJS's script, whose hash the content security
-// policy allows.
-func startWasmScript() string {
-	var b strings.Builder
-	b.WriteString(`
-// ratelab: every page has its own wasm (app/pages.go); start compiling it now.
-var ratelabWasm = (function () {
-  // No wasm for bots or ?wasm=false, as go-app's app.js (goappCanLoadWebAssembly).
-  if (/bot|googlebot|crawler|spider|robot|crawling/i.test(navigator.userAgent) ||
-      new URLSearchParams(location.search).get("wasm") === "false") {
-    return null;
-  }
-  let p = location.pathname;
-  try { p = decodeURIComponent(p); } catch (e) {} // compared decoded, as go-app routes it (/l%61b is /lab)
-  let url = `)
-	fmt.Fprintf(&b, "%q;\n", site.Pages[0].Wasm)
-	for _, pg := range site.Pages[1:] {
-		fmt.Fprintf(&b, "  if (p === %q) url = %q;\n", pg.Path, pg.Wasm)
-	}
-	b.WriteString(`  const resp = fetch(url);
-  const module = WebAssembly.compileStreaming
-    ? WebAssembly.compileStreaming(resp)
-    : resp.then((r) => r.arrayBuffer()).then((bytes) => WebAssembly.compile(bytes));
-  module.catch(() => {}); // app.js awaits it and shows the error
-  return module;
-})();
-`)
-	return b.String()
-}
-
-// pageWasmJS returns go-app's app.js made to instantiate the module that
-// startWasmJS compiles, instead of fetching web/app.wasm for every page.
-func pageWasmJS(h *app.Handler) (http.Handler, error) {
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
-	js := rec.Body.String()
-	const instantiate = `await instantiateStreaming(
-      fetchWithProgress("/web/app.wasm", showProgress),
-      go.importObject
-    );`
-	if rec.Code != http.StatusOK || strings.Count(js, instantiate) != 1 {
-		return nil, fmt.Errorf("go-app's app.js (status %d) does not load the wasm as %q once: is go-app still v9.8.0?", rec.Code, instantiate)
-	}
-	// The loading label shows no {progress}, so nothing is lost by not
-	// reporting the download's progress.
-	js = strings.Replace(js, instantiate, `{ instance: await WebAssembly.instantiate(await ratelabWasm, go.importObject) };`, 1)
-	// The service worker registers once the page has started, not before:
-	// its install fetches and caches the site's files on another thread,
-	// which on a machine with few cores took CPU from the Go program's start
-	// (the usual advice, as in web.dev's "Service worker registration": wait
-	// until the page has loaded). goappInitWebAssembly returns when the Go
-	// program first yields, with the page drawn, or when loading failed.
-	const register, start = "\ngoappInitServiceWorker();\n", "\ngoappInitWebAssembly();\n"
-	if strings.Count(js, register) != 1 || strings.Count(js, start) != 1 {
-		return nil, fmt.Errorf("go-app's app.js does not call %q and %q once each: is go-app still v9.8.0?", strings.TrimSpace(register), strings.TrimSpace(start))
-	}
-	js = strings.Replace(js, register, "\n", 1)
-	// A page that cannot load its binary says what that means, beside the
-	// browser's error (offline, a page never opened online has none kept).
-	const failed = "loaderLabel.innerText = err;"
-	if strings.Count(js, failed) != 1 {
-		return nil, fmt.Errorf("go-app's app.js does not show a loading error as %q once: is go-app still v9.8.0?", failed)
-	}
-	js = strings.Replace(js, failed, `loaderLabel.innerText = "This page could not load its code (" + err + "). Offline, a page opens only if it was opened online before.";`, 1)
-	js = strings.Replace(js, start, "\ngoappInitWebAssembly().finally(() => setTimeout(goappInitServiceWorker));\n", 1)
-	// The tag follows the served text, so a change here reaches browsers
-	// that cached the previous app.js.
-	sum := sha256.Sum256([]byte(js))
-	etag := `"` + strings.Trim(rec.Header().Get("ETag"), `"`) + "-" + hex.EncodeToString(sum[:6]) + `"`
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/app.js" && r.URL.Path != "/goapp.js" {
-			h.ServeHTTP(w, r)
-			return
-		}
-		w.Header().Set("Cache-Control", "no-cache")
-		w.Header().Set("ETag", etag)
-		if r.Header.Get("If-None-Match") == etag {
-			w.WriteHeader(http.StatusNotModified)
-			return
-		}
-		w.Header().Set("Content-Type", "application/javascript")
-		w.Header().Set("Content-Length", strconv.Itoa(len(js)))
-		if r.Method != http.MethodHead {
-			_, _ = io.WriteString(w, js)
-		}
-	}), nil
 }
 
 // trimPageSlash redirects a page's address with a trailing slash (/lab/) to
@@ -196,9 +91,10 @@ func trimPageSlash(next http.Handler) http.Handler {
 
 // workerJS is go-app's service worker (DefaultAppWorkerJS) without push
 // notifications, which the playground does not use, and with the wasm left
-// out of the install-time cache: a page would otherwise download every
-// page's binary. A wasm is cached when its page first loads it. Offline, a
-// page's address with a query falls back to the page cached at install.
+// out of the install-time cache: the page is already downloading it, and
+// the install would download it a second time. The wasm is cached when the
+// page loads it. Offline, a page's address with a query falls back to the
+// page cached at install.
 const workerJS = `const cacheName = "app-" + "{{.Version}}";
 const resourcesToCache = {{.ResourcesToCache}}.filter((r) => !r.endsWith(".wasm"));
 
@@ -247,16 +143,11 @@ self.addEventListener("fetch", (event) => {
 
 // precompressed maps the paths that `make build` writes compressed copies of
 // (FILE.br with brotli, FILE.gz with gzip -9) to FILE and its content type.
-var precompressed = func() map[string][2]string {
-	m := map[string][2]string{
-		"/app.wasm":                     {"web/app.wasm", "application/wasm"}, // go-app's alias
-		"/web/data/nasa-1995-08-01.csv": {"web/data/nasa-1995-08-01.csv", "text/csv; charset=utf-8"},
-	}
-	for _, pg := range site.Pages {
-		m[pg.Wasm] = [2]string{strings.TrimPrefix(pg.Wasm, "/"), "application/wasm"}
-	}
-	return m
-}()
+var precompressed = map[string][2]string{
+	"/web/app.wasm":                 {"web/app.wasm", "application/wasm"},
+	"/app.wasm":                     {"web/app.wasm", "application/wasm"}, // go-app's alias
+	"/web/data/nasa-1995-08-01.csv": {"web/data/nasa-1995-08-01.csv", "text/csv; charset=utf-8"},
+}
 
 // encodings are the compressed copies the server looks for, in its order of
 // preference: FILE.br (brotli), then FILE.gz (gzip -9).
@@ -433,11 +324,4 @@ func Version(paths ...string) (string, error) {
 		}
 	}
 	return hex.EncodeToString(sum.Sum(nil))[:16], nil
-}
-
-// Routes registers every page, for go-app's pre-rendering on the server.
-func Routes() {
-	app.Route("/", &playground.Page{})
-	app.Route("/lab", &lab.Page{})
-	app.Route("/learn", &learn.Page{})
 }

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -53,12 +51,12 @@ func TestQvalue(t *testing.T) {
 func TestPrecompressedFiles(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	if err := os.MkdirAll("web", 0o755); err != nil {
+	if err := os.MkdirAll("web/data", 0o755); err != nil {
 		t.Fatal(err)
 	}
 	for name, body := range map[string]string{
 		"web/app.wasm": "raw", "web/app.wasm.br": "brotli!", "web/app.wasm.gz": "gzip",
-		"web/lab.wasm": "lab raw", "web/lab.wasm.gz": "lab gzip", // no .br
+		"web/data/nasa-1995-08-01.csv": "csv raw", "web/data/nasa-1995-08-01.csv.gz": "csv gzip", // no .br
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
@@ -76,8 +74,8 @@ func TestPrecompressedFiles(t *testing.T) {
 		{"/web/app.wasm", "gzip;q=1.0, br;q=0.5", "gzip", "gzip"},  // the browser's preference
 		{"/web/app.wasm", "br;q=0.5, gzip;q=0.5", "br", "brotli!"}, // a tie: brotli
 		{"/web/app.wasm", "identity", "", "next /web/app.wasm"},
-		{"/web/lab.wasm", "gzip, deflate, br", "gzip", "lab gzip"},           // no brotli copy
-		{"/web/learn.wasm", "gzip, deflate, br", "", "next /web/learn.wasm"}, // no copy at all
+		{"/web/data/nasa-1995-08-01.csv", "gzip, deflate, br", "gzip", "csv gzip"}, // no brotli copy
+		{"/web/learn.wasm", "gzip, deflate, br", "", "next /web/learn.wasm"},       // not a precompressed file
 		{"/web/app.css", "gzip, deflate, br", "", "next /web/app.css"},
 	} {
 		req := httptest.NewRequest(http.MethodGet, c.path, nil)
@@ -90,8 +88,9 @@ func TestPrecompressedFiles(t *testing.T) {
 			t.Errorf("%s with Accept-Encoding %q: %q %q, want %q %q", c.path, c.accept, enc, body, c.encoding, c.body)
 		}
 		if c.encoding != "" {
-			if ct, cl := res.Header.Get("Content-Type"), res.Header.Get("Content-Length"); ct != "application/wasm" || cl != strconv.Itoa(len(c.body)) {
-				t.Errorf("%s %s: Content-Type %q, Content-Length %q; want application/wasm, %d", c.path, c.encoding, ct, cl, len(c.body))
+			want := precompressed[c.path][1]
+			if ct, cl := res.Header.Get("Content-Type"), res.Header.Get("Content-Length"); ct != want || cl != strconv.Itoa(len(c.body)) {
+				t.Errorf("%s %s: Content-Type %q, Content-Length %q; want %s, %d", c.path, c.encoding, ct, cl, want, len(c.body))
 			}
 		}
 		if v := res.Header.Get("Vary"); v != "Accept-Encoding" {
@@ -133,9 +132,10 @@ func TestPrecompressedFiles(t *testing.T) {
 	}
 }
 
-// TestStartWasm: the page's head starts compiling the wasm that app/pages.go
-// names for its path, and app.js instantiates that module.
-func TestStartWasm(t *testing.T) {
+// TestOneWasm: every page runs the one wasm that go-app's own app.js
+// fetches (web/app.wasm); no page carries a script of its own, and the
+// service worker caches every page at install.
+func TestOneWasm(t *testing.T) {
 	h := testHandler(t)
 	get := func(path string) string {
 		rec := httptest.NewRecorder()
@@ -145,66 +145,24 @@ func TestStartWasm(t *testing.T) {
 		}
 		return rec.Body.String()
 	}
-	page := get("/")
-	for _, want := range []string{
-		"var ratelabWasm = (function () {",
-		`let url = "/web/app.wasm";`,
-		`if (p === "/lab") url = "/web/lab.wasm";`,
-		`if (p === "/learn") url = "/web/learn.wasm";`,
-		"WebAssembly.compileStreaming(resp)",
-	} {
-		if !strings.Contains(page, want) {
-			t.Errorf("the page's HTML lacks %s", want)
+	for _, path := range []string{"/", "/lab", "/learn"} {
+		page := get(path)
+		if n := strings.Count(page, "<script"); n != 2 {
+			t.Errorf("%s has %d scripts, want 2 (wasm_exec.js, app.js)", path, n)
+		}
+		if !strings.Contains(page, `>Loading ratelab…</p>`) {
+			t.Errorf("%s: the loading label is not \"Loading ratelab…\"", path)
 		}
 	}
-	if i, j := strings.Index(page, "var ratelabWasm"), strings.Index(page, "</head>"); i < 0 || j < i {
-		t.Errorf("the start script is not in the head (at %d, </head> at %d)", i, j)
-	}
-	if lab := get("/lab"); !strings.Contains(lab, `>Loading ratelab…</p>`) || strings.Contains(lab, "Loading the playground") {
-		t.Error("the lab's loading label is not \"Loading ratelab…\"")
-	}
 	js := get("/app.js")
-	if want := "{ instance: await WebAssembly.instantiate(await ratelabWasm, go.importObject) };"; strings.Count(js, want) != 1 {
-		t.Errorf("app.js does not instantiate the started module once: want %s", want)
-	}
-	if strings.Contains(js, "fetchWithProgress(\"/web/app.wasm\"") {
-		t.Error("app.js still fetches web/app.wasm itself")
-	}
-	// The service worker registers once the Go program has started, and
-	// only then.
-	if want := "\ngoappInitWebAssembly().finally(() => setTimeout(goappInitServiceWorker));\n"; strings.Count(js, want) != 1 {
-		t.Errorf("app.js does not register the service worker after start-up: want %q", want)
-	}
-	if want := `loaderLabel.innerText = "This page could not load its code (" + err + "). Offline, a page opens only if it was opened online before.";`; strings.Count(js, want) != 1 {
-		t.Errorf("app.js does not explain a loading error: want %s", want)
+	if want := `fetchWithProgress("/web/app.wasm", showProgress)`; strings.Count(js, want) != 1 {
+		t.Errorf("app.js does not fetch the one wasm once: want %s", want)
 	}
 	if worker := get("/app-worker.js"); !strings.Contains(worker, `const resourcesToCache = ["/","/app.css","/app.js","/lab","/learn",`) {
 		t.Errorf("the service worker does not cache every page at install: %.300s", worker)
 	}
-	if n := strings.Count(js, "goappInitServiceWorker()"); n != 1 {
-		t.Errorf("app.js calls goappInitServiceWorker() %d times, want once (the definition)", n)
-	}
-	// app.js revalidates against a tag that follows its text.
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
-	etag := rec.Header().Get("ETag")
-	sum := sha256.Sum256([]byte(js))
-	if !strings.HasSuffix(etag, "-"+hex.EncodeToString(sum[:6])+`"`) {
-		t.Errorf("app.js ETag %q does not end with the hash of its text", etag)
-	}
-	req := httptest.NewRequest(http.MethodGet, "/app.js", nil)
-	req.Header.Set("If-None-Match", etag)
-	rec = httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	if rec.Code != http.StatusNotModified {
-		t.Errorf("app.js with If-None-Match %s: status %d, want 304", etag, rec.Code)
-	}
 }
 
-// TestPrerenderBooleans: the pre-rendered pages (what shows until the wasm
-// runs) carry no disabled="false" or selected="false", which HTML reads as
-// disabled and selected, and each of the lab's selects has one selected
-// option.
 func TestPrerenderBooleans(t *testing.T) {
 	h := testHandler(t)
 	for _, path := range []string{"/", "/lab", "/learn", "/lab?lane=gcra,5,5&lane=fixed_window,10,1s&speed=2"} {

@@ -126,19 +126,7 @@ func BudgetOf(c limiter.Config) (limit int, window time.Duration, ok bool) {
 		}
 		return c.Burst, time.Duration(w), true
 	case limiter.KindLeakyBucket:
-		if c.Capacity < 1 || c.LeakInterval < 1 || c.LeakInterval > limiter.MaxWindow/time.Duration(c.Capacity) {
-			return 0, 0, false
-		}
-		// SameBudget's window/capacity truncated to i: any window in
-		// [c·i, c·i + c − 1]; the one with the most trailing zeros.
-		lo := c.LeakInterval * time.Duration(c.Capacity)
-		hi := lo + time.Duration(c.Capacity-1)
-		for p := time.Duration(1e18); p > 1; p /= 10 {
-			if m := (lo + p - 1) / p * p; m <= hi && m >= lo {
-				return c.Capacity, m, true
-			}
-		}
-		return c.Capacity, lo, true
+		return leakyBudget(c)
 	case limiter.KindFixedWindow, limiter.KindSlidingWindowLog, limiter.KindSlidingWindowCounter:
 		if c.Limit < 1 || c.Window < 1 {
 			return 0, 0, false
@@ -146,6 +134,23 @@ func BudgetOf(c limiter.Config) (limit int, window time.Duration, ok bool) {
 		return c.Limit, c.Window, true
 	}
 	return 0, 0, false
+}
+
+// leakyBudget is BudgetOf for a leaky bucket: SameBudget's window/capacity
+// truncated to the leak interval i leaves any window in [c·i, c·i + c − 1];
+// this is the one with the most trailing zeros.
+func leakyBudget(c limiter.Config) (limit int, window time.Duration, ok bool) {
+	if c.Capacity < 1 || c.LeakInterval < 1 || c.LeakInterval > limiter.MaxWindow/time.Duration(c.Capacity) {
+		return 0, 0, false
+	}
+	lo := c.LeakInterval * time.Duration(c.Capacity)
+	hi := lo + time.Duration(c.Capacity-1)
+	for p := time.Duration(1e18); p > 1; p /= 10 {
+		if m := (lo + p - 1) / p * p; m <= hi && m >= lo {
+			return c.Capacity, m, true
+		}
+	}
+	return c.Capacity, lo, true
 }
 
 // Record is one decision of one lane.

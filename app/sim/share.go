@@ -189,52 +189,77 @@ func encodeClient(c Client) string {
 // part takes its default silently. The error joins every PartError (nil
 // when all parts were good).
 func DecodeSetup(q url.Values) (Setup, error) {
-	s := DefaultSetup()
-	var errs []error
-	fail := func(part string, err error) { errs = append(errs, &PartError{Part: part, Err: err}) }
+	d := &setupDecoder{q: q, s: DefaultSetup()}
+	d.lanes()
+	d.tierMultiples()
+	d.seed()
+	d.speed()
+	d.trace()
+	d.worst()
+	d.focus()
+	return d.s, errors.Join(d.errs...)
+}
 
+// setupDecoder is DecodeSetup's work: the setup so far, and what was wrong
+// with each part.
+type setupDecoder struct {
+	q    url.Values
+	s    Setup
+	errs []error
+}
+
+func (d *setupDecoder) fail(part string, err error) {
+	d.errs = append(d.errs, &PartError{Part: part, Err: err})
+}
+
+// lanes decodes the lanes, the clients and the tiers.
+func (d *setupDecoder) lanes() {
 	// The tiers first: a lane's tier that tier= gives is set at its
 	// multiple below, and one it does not give keeps its own multiple, which
 	// decodeLane checks as tier= would.
 	var tiers map[string]float64
 	var tierErr error
-	if vs, ok := q["tier"]; ok {
+	if vs, ok := d.q["tier"]; ok {
 		tiers, tierErr = decodeTiers(vs)
 	}
-	if vs, ok := q["lane"]; ok {
+	if vs, ok := d.q["lane"]; ok {
 		if lanes, err := decodeLanes(vs, tiers); err != nil {
-			fail("lane", err)
+			d.fail("lane", err)
 		} else {
-			s.Lanes = lanes
+			d.s.Lanes = lanes
 		}
 	}
-	if vs, ok := q["client"]; ok {
+	if vs, ok := d.q["client"]; ok {
 		if clients, err := decodeClients(vs); err != nil {
-			fail("client", err)
+			d.fail("client", err)
 		} else {
-			s.Clients = clients
+			d.s.Clients = clients
 		}
 	}
 	if tierErr != nil {
-		fail("tier", tierErr)
+		d.fail("tier", tierErr)
 	} else if tiers != nil {
-		s.Tiers = tiers
+		d.s.Tiers = tiers
 	}
+}
+
+// tierMultiples makes each tier's multiple the truth for every lane.
+func (d *setupDecoder) tierMultiples() {
 	// A tier's multiple is the truth for every lane (as SetTier and a lane
 	// added later make it): a lane without the tier gets it, and a lane
 	// whose tier says otherwise (a link edited by hand) is told.
-	for i := range s.Lanes {
-		ln := &s.Lanes[i]
-		for _, name := range slices.Sorted(maps.Keys(s.Tiers)) {
-			f := s.Tiers[name]
+	for i := range d.s.Lanes {
+		ln := &d.s.Lanes[i]
+		for _, name := range slices.Sorted(maps.Keys(d.s.Tiers)) {
+			f := d.s.Tiers[name]
 			want, err := ScaleConfig(ln.Config, f)
 			if err != nil {
-				fail("lane tier", fmt.Errorf("lane %d: tier %s at %s×: %w; that lane has no tier %s", i+1, name, ftoa(f), err, name))
+				d.fail("lane tier", fmt.Errorf("lane %d: tier %s at %s×: %w; that lane has no tier %s", i+1, name, ftoa(f), err, name))
 				delete(ln.Tiers, name)
 				continue
 			}
 			if got, ok := ln.Tiers[name]; ok && got != want {
-				fail("lane tier", fmt.Errorf("lane %d: tier %s is %v, not %s× the lane's %v; using %v, as tier=%s,%s says",
+				d.fail("lane tier", fmt.Errorf("lane %d: tier %s is %v, not %s× the lane's %v; using %v, as tier=%s,%s says",
 					i+1, name, got, ftoa(f), ln.Config, want, name, ftoa(f)))
 			}
 			if ln.Tiers == nil {
@@ -243,65 +268,79 @@ func DecodeSetup(q url.Values) (Setup, error) {
 			ln.Tiers[name] = want
 		}
 	}
-	if q.Has("seed") {
-		if v, err := ParseSeed(q.Get("seed")); err != nil {
-			fail("seed", err)
+}
+
+func (d *setupDecoder) seed() {
+	if d.q.Has("seed") {
+		if v, err := ParseSeed(d.q.Get("seed")); err != nil {
+			d.fail("seed", err)
 		} else {
-			s.Seed = v
+			d.s.Seed = v
 		}
 	}
-	if q.Has("speed") {
-		v, err := parseNum("", q.Get("speed"))
+}
+
+func (d *setupDecoder) speed() {
+	if d.q.Has("speed") {
+		v, err := parseNum("", d.q.Get("speed"))
 		if err != nil {
 			err = fmt.Errorf("%w; want %g to %g", err, float64(MinSpeed), float64(MaxSpeed))
 		} else {
 			err = checkSpeed(v)
 		}
 		if err != nil {
-			fail("speed", err)
+			d.fail("speed", err)
 		} else {
-			s.Speed = v
+			d.s.Speed = v
 		}
 	}
-	if q.Has("trace") {
-		t := q.Get("trace")
+}
+
+func (d *setupDecoder) trace() {
+	if d.q.Has("trace") {
+		t := d.q.Get("trace")
 		ok := t == ""
 		for _, b := range BuiltinTraces {
 			ok = ok || t == b
 		}
 		if !ok {
-			fail("trace", fmt.Errorf("%q is not a built-in trace; want one of %v", clip(t), BuiltinTraces))
+			d.fail("trace", fmt.Errorf("%q is not a built-in trace; want one of %v", clip(t), BuiltinTraces))
 		} else {
-			s.Trace = t
+			d.s.Trace = t
 		}
 	}
-	if q.Has("worst") {
-		d, err := time.ParseDuration(q.Get("worst"))
+}
+
+func (d *setupDecoder) worst() {
+	if d.q.Has("worst") {
+		dur, err := time.ParseDuration(d.q.Get("worst"))
 		switch {
 		case err != nil:
-			fail("worst", fmt.Errorf("%q is not a duration; want e.g. 1s", clip(q.Get("worst"))))
-		case checkWorst(d) != nil:
-			fail("worst", checkWorst(d))
+			d.fail("worst", fmt.Errorf("%q is not a duration; want e.g. 1s", clip(d.q.Get("worst"))))
+		case checkWorst(dur) != nil:
+			d.fail("worst", checkWorst(dur))
 		default:
-			s.Worst = d
+			d.s.Worst = dur
 		}
 	}
-	if q.Has("focus") {
+}
+
+func (d *setupDecoder) focus() {
+	if d.q.Has("focus") {
 		// A trace's clients are known only once it is loaded: with one, any
 		// word is taken (a name it lacks draws a client with no requests).
-		f := q.Get("focus")
-		names := s.ClientNames()
+		f := d.q.Get("focus")
+		names := d.s.ClientNames()
 		switch {
 		case f == "":
-		case s.Trace == "" && !slices.Contains(names, f):
-			fail("focus", fmt.Errorf("%q is not a client of the link; want one of %v", clip(f), names))
+		case d.s.Trace == "" && !slices.Contains(names, f):
+			d.fail("focus", fmt.Errorf("%q is not a client of the link; want one of %v", clip(f), names))
 		case !isWord(f) || len(f) > MaxNameLen:
-			fail("focus", fmt.Errorf("%q is not a client's name; want a word of at most %d letters, digits, '-' or '_'", clip(f), MaxNameLen))
+			d.fail("focus", fmt.Errorf("%q is not a client's name; want a word of at most %d letters, digits, '-' or '_'", clip(f), MaxNameLen))
 		default:
-			s.Focus = f
+			d.s.Focus = f
 		}
 	}
-	return s, errors.Join(errs...)
 }
 
 // decodeTiers reads tier values "name,multiple".

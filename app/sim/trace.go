@@ -160,11 +160,8 @@ func (p *csvParser) line(num int, line []byte) error {
 	if isFirst && isHeader(p.fields) {
 		return header(num, p.fields, &p.colT, &p.colC, &p.colN, &p.nCols)
 	}
-	if p.nCols < 0 && len(p.fields) != 2 && len(p.fields) != 3 {
-		return fmt.Errorf("line %d: %s; want 2 or 3 (t_ms,client[,n])", num, nFields(len(p.fields)))
-	}
-	if p.nCols >= 0 && len(p.fields) != p.nCols {
-		return fmt.Errorf("line %d: %s; want %d as in the header", num, nFields(len(p.fields)), p.nCols)
+	if err := p.checkFieldCount(num); err != nil {
+		return err
 	}
 	at, err := parseMillis(string(bytes.TrimSpace(p.fields[p.colT])))
 	if err != nil {
@@ -185,6 +182,18 @@ func (p *csvParser) line(num int, line []byte) error {
 	}
 	p.prev = at
 	p.b.add(at, client, n)
+	return nil
+}
+
+// checkFieldCount checks the number of fields of line num: 2 or 3, or as
+// many as the header has.
+func (p *csvParser) checkFieldCount(num int) error {
+	if p.nCols < 0 && len(p.fields) != 2 && len(p.fields) != 3 {
+		return fmt.Errorf("line %d: %s; want 2 or 3 (t_ms,client[,n])", num, nFields(len(p.fields)))
+	}
+	if p.nCols >= 0 && len(p.fields) != p.nCols {
+		return fmt.Errorf("line %d: %s; want %d as in the header", num, nFields(len(p.fields)), p.nCols)
+	}
 	return nil
 }
 

@@ -116,65 +116,81 @@ func (c Client) checkFields() error {
 		return fmt.Errorf("weight %g is out of range; want > 0 and <= %d", c.Weight, MaxRate)
 	}
 	p := c.Pattern
-	rate := func(name string, r float64, zeroOK bool) error {
-		if math.IsNaN(r) || r < 0 || (!zeroOK && r == 0) || r*w > MaxRate {
-			want := "> 0"
-			if zeroOK {
-				want = ">= 0"
-			}
-			return fmt.Errorf("%s %g/s is out of range; want %s and, times weight %g, <= %d", name, r, want, w, MaxRate)
-		}
-		return nil
-	}
-	// Phases and windows are at least 1 ms: a generator steps through them
-	// one by one, and nanosecond phases would make it step forever.
-	positive := func(name string, d time.Duration) error {
-		if d < time.Millisecond {
-			return fmt.Errorf("%s %v is below 1ms; want >= 1ms", name, d)
-		}
-		return nil
-	}
 	switch p.Kind {
 	case PatternNone, "":
 		return nil
 	case PatternSteady, PatternPoisson:
-		return rate("rate", p.Rate, false)
+		return checkRate("rate", p.Rate, w, false)
 	case PatternOnOff:
-		if err := rate("rate", p.Rate, false); err != nil {
-			return err
-		}
-		if err := positive("on", p.On); err != nil {
-			return err
-		}
-		if p.Off < 0 {
-			return fmt.Errorf("off %v is negative; want >= 0", p.Off)
-		}
-		return nil
+		return p.checkOnOff(w)
 	case PatternRamp:
-		if err := rate("rate", p.Rate, true); err != nil {
-			return err
-		}
-		if err := rate("to", p.To, true); err != nil {
-			return err
-		}
-		if p.Rate == 0 && p.To == 0 {
-			return fmt.Errorf("ramp from 0/s to 0/s sends nothing; want a rate > 0 at one end")
-		}
-		return positive("ramp", p.Ramp)
+		return p.checkRamp(w)
 	case PatternEdge:
-		k := int(math.Round(float64(p.Size) * w))
-		if p.Size < 1 || k < 1 || k > MaxRate {
-			return fmt.Errorf("burst size %d (×%g) is out of range; want 1 to %d", p.Size, w, MaxRate)
-		}
-		if err := positive("window", p.Window); err != nil {
-			return err
-		}
-		if p.Gap <= 0 || p.Gap >= p.Window {
-			return fmt.Errorf("gap %v is out of range; want > 0 and < window %v", p.Gap, p.Window)
-		}
-		return nil
+		return p.checkEdge(w)
 	}
 	return fmt.Errorf("pattern %q is unknown; want one of %v", string(p.Kind), PatternKinds)
+}
+
+// checkRate checks a rate r (requests/s) of a client of weight w.
+func checkRate(name string, r, w float64, zeroOK bool) error {
+	if math.IsNaN(r) || r < 0 || (!zeroOK && r == 0) || r*w > MaxRate {
+		want := "> 0"
+		if zeroOK {
+			want = ">= 0"
+		}
+		return fmt.Errorf("%s %g/s is out of range; want %s and, times weight %g, <= %d", name, r, want, w, MaxRate)
+	}
+	return nil
+}
+
+// checkPhase checks a phase or window: at least 1 ms, since a generator
+// steps through them one by one, and nanosecond phases would make it step
+// forever.
+func checkPhase(name string, d time.Duration) error {
+	if d < time.Millisecond {
+		return fmt.Errorf("%s %v is below 1ms; want >= 1ms", name, d)
+	}
+	return nil
+}
+
+func (p Pattern) checkOnOff(w float64) error {
+	if err := checkRate("rate", p.Rate, w, false); err != nil {
+		return err
+	}
+	if err := checkPhase("on", p.On); err != nil {
+		return err
+	}
+	if p.Off < 0 {
+		return fmt.Errorf("off %v is negative; want >= 0", p.Off)
+	}
+	return nil
+}
+
+func (p Pattern) checkRamp(w float64) error {
+	if err := checkRate("rate", p.Rate, w, true); err != nil {
+		return err
+	}
+	if err := checkRate("to", p.To, w, true); err != nil {
+		return err
+	}
+	if p.Rate == 0 && p.To == 0 {
+		return fmt.Errorf("ramp from 0/s to 0/s sends nothing; want a rate > 0 at one end")
+	}
+	return checkPhase("ramp", p.Ramp)
+}
+
+func (p Pattern) checkEdge(w float64) error {
+	k := int(math.Round(float64(p.Size) * w))
+	if p.Size < 1 || k < 1 || k > MaxRate {
+		return fmt.Errorf("burst size %d (×%g) is out of range; want 1 to %d", p.Size, w, MaxRate)
+	}
+	if err := checkPhase("window", p.Window); err != nil {
+		return err
+	}
+	if p.Gap <= 0 || p.Gap >= p.Window {
+		return fmt.Errorf("gap %v is out of range; want > 0 and < window %v", p.Gap, p.Window)
+	}
+	return nil
 }
 
 // Generator emits one client's automatic requests in time order,

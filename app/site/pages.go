@@ -14,21 +14,24 @@ package site
 type Page struct {
 	Key   string // the navigation link's id is "nav-" + key
 	Path  string // the route
-	Wasm  string // the binary that runs it, under web/
 	Name  string // as the navigation names it
 	Title string // the document's title (tabs, history, bookmarks)
 	About string // its meta description
 }
 
+// GalleryPath is the component gallery's address; it is not in the
+// navigation.
+const GalleryPath = "/gallery"
+
 // Pages are the site's pages, in the navigation's order.
 var Pages = []Page{
-	{"playground", "/", "/web/app.wasm", "Playground",
+	{"playground", "/", "Playground",
 		"Rate limiter playground: token bucket and sliding window log",
 		"Drive a real token bucket and sliding window log in the browser and watch them decide."},
-	{"lab", "/lab", "/web/lab.wasm", "Comparison lab",
+	{"lab", "/lab", "Comparison lab",
 		"Comparison lab: rate-limiting strategies side by side",
 		"Six rate-limiting strategies fed the same requests: fixed window, sliding window log and counter, token bucket, leaky bucket, GCRA."},
-	{"learn", "/learn", "/web/learn.wasm", "Learn",
+	{"learn", "/learn", "Learn",
 		"Learn rate limiting: lessons, inspector, quiz and drill cards",
 		"Guided lessons on rate-limiting algorithms, an inspector that works out each decision, a quiz and interview drill cards."},
 }

@@ -24,22 +24,17 @@ func (t *Tools) OnMount(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}
-	// This page loaded with its own binary: a reload that brought it here
-	// (otherPage) succeeded, so its loop guard's mark goes. Left behind, the
-	// mark made the next link to this address, from another page reached
-	// without a reload, read as a reload that came back to the wrong binary.
-	ctx.SessionStorage().Del(ReloadKey)
 	var theme string
 	ctx.LocalStorage().Get(themeKey, &theme)
 	switch theme {
 	case "dark", "light":
 		t.dark = theme == "dark"
 	default:
-		t.dark = app.Window().Call("matchMedia", "(prefers-color-scheme: dark)").Get("matches").Bool()
+		t.dark = browser.Matches("(prefers-color-scheme: dark)")
 	}
 	applyTheme(theme)
 	t.mctx = ctx
-	t.release = app.Window().AddEventListener("keydown", t.onKey)
+	t.release = browser.Listen("keydown", t.onKey)
 }
 
 func (t *Tools) OnDismount() {
@@ -53,7 +48,7 @@ func applyTheme(theme string) {
 	if !app.IsClient {
 		return
 	}
-	root := app.Window().Get("document").Get("documentElement")
+	root := browser.Document().Get("documentElement")
 	if theme == "" {
 		root.Call("removeAttribute", "data-theme")
 		return
@@ -76,7 +71,7 @@ func (t *Tools) onKey(ctx app.Context, e app.Event) {
 		// The dialog is modal and Close is its only control: Tab and
 		// Shift+Tab stay on it rather than reach the page behind.
 		e.PreventDefault()
-		if el := app.Window().GetElementByID("help-close"); el.Truthy() {
+		if el := browser.ByID("help-close"); el.Truthy() {
 			el.Call("focus")
 		}
 	case key == "?" && !browser.Typing(e) && !e.Get("ctrlKey").Bool() && !e.Get("metaKey").Bool() && !e.Get("altKey").Bool():
@@ -91,9 +86,9 @@ func (t *Tools) onKey(ctx app.Context, e app.Event) {
 
 func (t *Tools) show(ctx app.Context) {
 	t.open = true
-	t.opener = app.Window().Get("document").Get("activeElement")
+	t.opener = browser.Document().Get("activeElement")
 	ctx.Defer(func(app.Context) {
-		if el := app.Window().GetElementByID("help-close"); el.Truthy() {
+		if el := browser.ByID("help-close"); el.Truthy() {
 			el.Call("focus")
 		}
 	})

@@ -52,17 +52,27 @@ func (p Param) Parse(text string) (float64, error) {
 		return 0, fmt.Errorf("%s is empty; %s", p.Name, want)
 	}
 	v, err := strconv.ParseFloat(text, 64)
-	switch {
-	case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("%s %q is not a number; %s", p.Name, text, want)
-	case v < p.Min || v > p.Max || p.Gap > 0 && v > 0 && v < p.Gap:
-		return 0, fmt.Errorf("%s %s is out of range; %s", p.Name, Num(v), want)
-	case p.Integer && v != math.Trunc(v):
-		return 0, fmt.Errorf("%s %s is not a whole number; %s", p.Name, Num(v), want)
-	case p.Grain > 0 && math.Abs(v/p.Grain-math.Round(v/p.Grain)) > 1e-6:
-		return 0, fmt.Errorf("%s %s is finer than %s %s; %s, in steps of %s", p.Name, Num(v), Num(p.Grain), p.Unit, want, Num(p.Grain))
+	}
+	if err := p.check(v, want); err != nil {
+		return 0, err
 	}
 	return v, nil
+}
+
+// check checks a number against p's range (want says it), whole values and
+// grain.
+func (p Param) check(v float64, want string) error {
+	switch {
+	case v < p.Min || v > p.Max || p.Gap > 0 && v > 0 && v < p.Gap:
+		return fmt.Errorf("%s %s is out of range; %s", p.Name, Num(v), want)
+	case p.Integer && v != math.Trunc(v):
+		return fmt.Errorf("%s %s is not a whole number; %s", p.Name, Num(v), want)
+	case p.Grain > 0 && math.Abs(v/p.Grain-math.Round(v/p.Grain)) > 1e-6:
+		return fmt.Errorf("%s %s is finer than %s %s; %s, in steps of %s", p.Name, Num(v), Num(p.Grain), p.Unit, want, Num(p.Grain))
+	}
+	return nil
 }
 
 // SliderPos returns the slider position for value v.

@@ -4,10 +4,9 @@ import (
 	"flag"
 	"log"
 	"os"
-	"strings"
 
+	"github.com/ratelab/ratelab/app/pages"
 	"github.com/ratelab/ratelab/app/server"
-	"github.com/ratelab/ratelab/app/site"
 )
 
 // Command server serves the site: the site.Pages pre-rendered, their wasm and
@@ -17,7 +16,7 @@ func main() {
 	root := flag.String("root", "", "folder that holds web/ (default: the working directory, else the folder above the server binary)")
 	flag.Parse()
 
-	server.Routes()
+	pages.Routes()
 	dir, err := server.FindRoot(*root)
 	if err != nil {
 		log.Fatal(err)
@@ -27,11 +26,7 @@ func main() {
 		log.Fatal(err)
 	}
 	// The stylesheets too: the service worker serves them cache-first.
-	files := []string{"web/app.css", "web/learn.css"}
-	for _, pg := range site.Pages {
-		files = append(files, strings.TrimPrefix(pg.Wasm, "/"))
-	}
-	version, err := server.Version(files...)
+	version, err := server.Version("web/app.css", "web/learn.css", "web/app.wasm")
 	if err != nil {
 		log.Fatalf("%v (run `make build` first)", err)
 	}

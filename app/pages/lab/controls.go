@@ -55,7 +55,7 @@ func (c *labControls) Render() app.UI {
 				app.Elem("span").Class("inline-label").Text("s"),
 				app.Elem("button").ID("budget-apply").Class("btn primary").Text("Apply to all lanes").OnClick(c.onBudget),
 			),
-			errLine(m, "budget"),
+			ui.ErrorLine(m.errs, "budget"),
 			app.Elem("h2").Text("Lanes"),
 			app.Elem("div").Class("row").Body(
 				ui.BoolAttr(app.Elem("select").ID("add-lane").Class("select").Attr("aria-label", "Add a lane").DataSet("keys", "Enter").
@@ -64,7 +64,7 @@ func (c *labControls) Render() app.UI {
 					Body(addLaneOptions()...),
 				app.Elem("span").ID("lane-count").Class("hint").Text(strconv.Itoa(len(s.Lanes))+" of "+strconv.Itoa(sim.MaxLanes)+" lanes"),
 			),
-			errLine(m, "lanes"),
+			ui.ErrorLine(m.errs, "lanes"),
 		),
 		c.traffic(s),
 		c.realTraffic(),
@@ -91,13 +91,8 @@ func (m *labModel) markInvalid(in app.HTMLElemSelfClosing, key string) app.HTMLE
 	return ui.Invalid(in, shown, key+"-error")
 }
 
-func errLine(m *labModel, id string) app.UI {
-	msg, ok := m.errs[id]
-	return app.If(ok, app.Elem("p").ID(id+"-error").Class("param-error").Role("alert").Text("⚠ "+msg))
-}
-
 func (c *labControls) onBudget(ctx app.Context, e app.Event) {
-	doc := app.Window().Get("document")
+	doc := browser.Document()
 	lt := browser.FieldText(doc.Call("getElementById", "budget-limit"))
 	wt := browser.FieldText(doc.Call("getElementById", "budget-window"))
 	r := sim.LaneRanges(limiter.KindFixedWindow) // limit per window, as a window lane's fields
@@ -200,8 +195,8 @@ func (c *labControls) traffic(s sim.Setup) app.UI {
 			}),
 			app.Elem("span").Class("hint").Body(app.Elem("kbd").Text("Space"), app.Text(" also sends")),
 		),
-		errLine(m, "burst-n"),
-		errLine(m, "fire"),
+		ui.ErrorLine(m.errs, "burst-n"),
+		ui.ErrorLine(m.errs, "fire"),
 		app.Elem("h3").Text("Presets"),
 		app.Elem("div").Class("row").Body(
 			app.Elem("button").ID("preset-edge").Class("btn").Title("One client, mallory: a burst of L just before every other window boundary and L more right at it").
@@ -235,12 +230,12 @@ func (c *labControls) traffic(s sim.Setup) app.UI {
 				}),
 			app.Elem("span").Class("hint").Text("same setup + same seed ⇒ same decisions"),
 		),
-		errLine(m, "seed"),
+		ui.ErrorLine(m.errs, "seed"),
 		app.Elem("h3").Text("Clients"),
 		app.Elem("div").ID("clients").Class("clients").Body(
 			app.Range(s.Clients).Slice(func(j int) app.UI { return c.client(j, s.Clients) }),
 		),
-		errLine(m, "clients"),
+		ui.ErrorLine(m.errs, "clients"),
 		app.Elem("div").Class("row").Body(
 			ui.BoolAttr(app.Elem("button").ID("add-client").Class("btn"), "disabled", len(s.Clients) >= sim.MaxClients).Text("+ Add client").
 				OnClick(func(ctx app.Context, e app.Event) {
@@ -293,7 +288,7 @@ func (c *labControls) tiers() app.UI {
 			m.markInvalid(app.ElemSelfClosing("input").Attr("type", "number").ID("tier-factor").Class("num small").Attr("min", 0.01).Attr("max", sim.MaxTierFactor).Attr("step", 0.5).Attr("value", 5).Attr("aria-label", "Tier budget multiple"), "tier"),
 			app.Elem("button").ID("tier-apply").Class("btn").Text("Set tier").OnClick(c.onTier),
 		),
-		errLine(m, "tier"),
+		ui.ErrorLine(m.errs, "tier"),
 	)
 }
 
@@ -314,7 +309,7 @@ func nextChipIDs(names []string, name string) []string {
 }
 
 func (c *labControls) onTier(ctx app.Context, e app.Event) {
-	doc := app.Window().Get("document")
+	doc := browser.Document()
 	name := strings.TrimSpace(browser.FieldText(doc.Call("getElementById", "tier-name")))
 	f, err := (units.Param{Name: "tier multiple", Unit: "×", Min: 0.01, Max: sim.MaxTierFactor}).Parse(browser.FieldText(doc.Call("getElementById", "tier-factor")))
 	if err != nil {
@@ -358,7 +353,7 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 			app.Elem("span").Text(pp.Name),
 			m.markInvalid(app.ElemSelfClosing("input").Attr("type", "number").ID(pp.ID).Class("num small").Attr("min", pp.Min).Attr("max", pp.Max).Attr("step", "any").Attr("value", units.Num(pp.get(cl.Pattern))), pp.ID).
 				OnChange(edit(pp.ID, func(c *sim.Client) error {
-					v, err := pp.Parse(browser.FieldText(app.Window().Get("document").Call("getElementById", pp.ID)))
+					v, err := pp.Parse(browser.FieldText(browser.ByID(pp.ID)))
 					if err != nil {
 						return err
 					}
@@ -368,11 +363,11 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 			app.Elem("span").Class("unit").Text(pp.Unit),
 		))
 	}
-	msgs := []app.UI{errLine(m, id+"-name"), errLine(m, id+"-pattern")}
+	msgs := []app.UI{ui.ErrorLine(m.errs, id+"-name"), ui.ErrorLine(m.errs, id+"-pattern")}
 	for _, pp := range params {
-		msgs = append(msgs, errLine(m, pp.ID))
+		msgs = append(msgs, ui.ErrorLine(m.errs, pp.ID))
 	}
-	msgs = append(msgs, errLine(m, id+"-weight"), errLine(m, id+"-tier"))
+	msgs = append(msgs, ui.ErrorLine(m.errs, id+"-weight"), ui.ErrorLine(m.errs, id+"-tier"))
 	return app.Elem("div").ID(id).Class("client").Body(
 		app.Elem("div").Class("row tight").Body(
 			m.markInvalid(app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-name").Class("text").Attr("value", cl.Name).Attr("aria-label", "Client name"), id+"-name").
@@ -389,7 +384,7 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 				}, id),
 			app.Elem("select").ID(id+"-pattern").Class("select").Attr("aria-label", "Pattern").Body(pats...).
 				OnChange(edit(id+"-pattern", func(c *sim.Client) error {
-					c.Pattern = m.patternFor(c.Name, sim.PatternKind(browser.FieldText(app.Window().Get("document").Call("getElementById", id+"-pattern"))))
+					c.Pattern = m.patternFor(c.Name, sim.PatternKind(browser.FieldText(browser.ByID(id+"-pattern"))))
 					m.dropErrs(id + "-") // the old pattern's fields and their messages are gone
 					return nil
 				}), id),
@@ -407,7 +402,7 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 				app.Elem("span").Text("weight"),
 				m.markInvalid(app.ElemSelfClosing("input").Attr("type", "number").ID(id+"-weight").Class("num small").Attr("min", sim.WeightRange.Min).Attr("max", sim.WeightRange.Max).Attr("step", "any").Attr("value", units.Num(cl.Weight)), id+"-weight").
 					OnChange(edit(id+"-weight", func(c *sim.Client) error {
-						v, err := fieldOf(sim.WeightRange, "", 0, false).Parse(browser.FieldText(app.Window().Get("document").Call("getElementById", id+"-weight")))
+						v, err := fieldOf(sim.WeightRange, "", 0, false).Parse(browser.FieldText(browser.ByID(id + "-weight")))
 						c.Weight = v
 						return err
 					}), id),
@@ -417,7 +412,7 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 				app.Elem("span").Text("tier"),
 				m.markInvalid(app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-tier").Class("text small").Attr("value", cl.Tier).Attr("placeholder", "default"), id+"-tier").
 					OnChange(edit(id+"-tier", func(c *sim.Client) error {
-						c.Tier = strings.TrimSpace(browser.FieldText(app.Window().Get("document").Call("getElementById", id+"-tier")))
+						c.Tier = strings.TrimSpace(browser.FieldText(browser.ByID(id + "-tier")))
 						if c.Tier == "default" {
 							c.Tier = "" // the placeholder's word: no tier, each lane's own budget
 						}
@@ -455,7 +450,7 @@ func (c *labControls) realTraffic() app.UI {
 				}),
 		),
 		app.Elem("p").Class("hint").Text("CSV t_ms,client[,n] (header optional) or an access log in Common / Combined Log Format."),
-		errLine(m, "trace"),
+		ui.ErrorLine(m.errs, "trace"),
 		app.If(m.traceReading != "", app.Elem("p").ID("trace-reading").Class("trace-status").Attr("aria-live", "polite").Text(m.traceReading)),
 		app.If(m.traceLabel != "",
 			app.Elem("p").ID("trace-status").Class("trace-status").Body(
@@ -494,7 +489,7 @@ func (c *labControls) share() app.UI {
 						if err != nil {
 							m.copied = ""
 							m.setErr("share", fmt.Errorf("the browser did not let the page copy (%v); the link is selected in the field above: copy it from there", err))
-							if el := app.Window().GetElementByID("share-link"); el.Truthy() {
+							if el := browser.ByID("share-link"); el.Truthy() {
 								el.Call("focus")
 								el.Call("select")
 							}
@@ -513,8 +508,8 @@ func (c *labControls) share() app.UI {
 			app.Elem("a").ID("quiz-this").Class("btn").Attr("href", quizLinkFor(m)).Title("A predict-then-reveal quiz on these lanes and the clients' generated traffic (the default traffic when the clients only click, as after a trace; a trace is not replayed)").Text("Quiz me on this setup"),
 			app.If(c.exportURL != "", app.Elem("a").ID("export-link").Attr("href", c.exportURL).Attr("download", "ratelab-results.csv").Text("ratelab-results.csv")),
 		),
-		errLine(m, "share"),
-		errLine(m, "export"),
+		ui.ErrorLine(m.errs, "share"),
+		ui.ErrorLine(m.errs, "export"),
 	)
 }
 
@@ -537,7 +532,7 @@ func quizLinkFor(m *labModel) string {
 func shareLink(m *labModel) string {
 	origin := ""
 	if app.IsClient {
-		origin = app.Window().Get("location").Get("origin").String()
+		origin = browser.Origin()
 	}
 	return origin + "/lab?" + linkQuery(m)
 }

@@ -289,12 +289,11 @@ func (v *labLanes) onStripKey(i int) app.EventHandler {
 func (v *labLanes) focusInspector(ctx app.Context) {
 	lane := "lane-" + strconv.Itoa(v.M.insp.lane)
 	ctx.Defer(func(app.Context) {
-		w := app.Window()
-		panel, row := w.GetElementByID("lab-inspector"), w.GetElementByID(lane)
+		panel, row := browser.ByID("lab-inspector"), browser.ByID(lane)
 		if !panel.Truthy() || !row.Truthy() {
 			return
 		}
-		r, h := panel.Call("getBoundingClientRect"), w.Get("innerHeight").Float()
+		r, h := panel.Call("getBoundingClientRect"), browser.InnerHeight()
 		if top := row.Call("getBoundingClientRect").Get("top").Float(); top < 0 || r.Get("bottom").Float() > h {
 			row.Call("scrollIntoView", map[string]any{"block": "start"})
 		}

@@ -28,6 +28,7 @@ func (p *Page) OnInit() {
 // OnNav restores the setup from the link: every part that is wrong falls
 // back to its default and is listed in the banner.
 func (p *Page) OnNav(ctx app.Context) {
+	headOnNav(ctx)
 	first := !p.navigated
 	p.navigated = true
 	if first && ctx.Page().URL().RawQuery == "" {
@@ -49,17 +50,16 @@ func (p *Page) OnNav(ctx app.Context) {
 }
 
 func (p *Page) OnMount(ctx app.Context) {
-	down := app.Window().AddEventListener("keydown", func(ctx app.Context, e app.Event) {
+	down := browser.Listen("keydown", func(ctx app.Context, e app.Event) {
 		if !browser.IsSpace(e) || browser.Typing(e) {
 			return
 		}
 		e.PreventDefault()
 		if !e.Get("repeat").Bool() {
 			p.m.fire(1)
-			p.m.controlsChanged() // a message about sending shows there
 		}
 	})
-	up := app.Window().AddEventListener("keyup", func(ctx app.Context, e app.Event) {
+	up := browser.Listen("keyup", func(ctx app.Context, e app.Event) {
 		if browser.IsSpace(e) && !browser.Typing(e) {
 			e.PreventDefault()
 		}
@@ -107,7 +107,6 @@ func loadNASA(ctx app.Context, m *labModel, quiet bool) {
 				m.setErr("trace", err)
 				m.traceLabel = ""
 				m.changed()
-				m.controlsChanged()
 				return
 			}
 			t, err := sim.ParseTrace("nasa", []byte(text))
@@ -123,7 +122,6 @@ func loadNASA(ctx app.Context, m *labModel, quiet bool) {
 				m.traceLabel = ""
 			}
 			m.changed()
-			m.controlsChanged() // the trace card shows what is replayed
 		})
 	})
 }

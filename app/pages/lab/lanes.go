@@ -44,8 +44,11 @@ type labLanes struct {
 
 	loop  ui.Frames
 	drawn uint64
-	urlAt time.Time
-	url   string
+	// editsDrawn is the model's edits when the left column was last
+	// redrawn for them.
+	editsDrawn uint64
+	urlAt      time.Time
+	url        string
 
 	hist   []sim.Record
 	bks    []sim.Bucket
@@ -79,13 +82,18 @@ func (v *labLanes) frame(ctx app.Context, now time.Time, dt time.Duration) bool 
 		if err != nil {
 			m.setErr("clock", err)
 			m.lab.Clock().Pause()
+			m.changed()
 		}
 		if behind {
 			m.behind = behindFrames
 		} else if m.behind > 0 {
 			m.behind--
 		}
-		m.changed()
+		m.moved()
+	}
+	if m.edits != v.editsDrawn && m.redrawControls != nil {
+		v.editsDrawn = m.edits
+		m.redrawControls()
 	}
 	if now.Sub(v.urlAt) > 300*time.Millisecond {
 		v.urlAt = now
@@ -96,7 +104,7 @@ func (v *labLanes) frame(ctx app.Context, now time.Time, dt time.Duration) bool 
 		// input clamps a value set before a larger max: after "Run to end"
 		// or "+1 s" while paused, the thumb stayed at the old end. The
 		// element has its new max by now (drawn in an earlier frame).
-		if el := app.Window().GetElementByID("scrub"); el.Truthy() {
+		if el := browser.ByID("scrub"); el.Truthy() {
 			el.Set("value", strconv.Itoa(v.scrubAt))
 			v.scrubSet = v.scrubAt
 		}
@@ -108,26 +116,26 @@ func (v *labLanes) frame(ctx app.Context, now time.Time, dt time.Duration) bool 
 // quiz link when it changed.
 func (v *labLanes) syncURL(ctx app.Context) {
 	q := linkQuery(v.M)
-	if q == v.url {
+	if q == v.url || v.M.unlinked {
 		return
 	}
 	v.url = q
 	u := *ctx.Page().URL()
 	u.RawQuery = q
 	ctx.Page().ReplaceURL(&u)
-	if el := app.Window().GetElementByID("share-link"); el.Truthy() {
+	if el := browser.ByID("share-link"); el.Truthy() {
 		el.Set("value", shareLink(v.M))
 	}
 	// The quiz link too: the left column is not redrawn for a lane's
 	// changes, so its link kept the setup it was drawn with.
-	if el := app.Window().GetElementByID("quiz-this"); el.Truthy() {
+	if el := browser.ByID("quiz-this"); el.Truthy() {
 		el.Set("href", quizLinkFor(v.M))
 	}
 	if v.M.copied != "" && v.M.copied != shareLink(v.M) {
 		// "Copied ✓" was about the link before this change (a copy made
 		// since the change, before this frame, keeps it).
 		v.M.copied = ""
-		v.M.controlsChanged()
+		v.M.changed()
 	}
 }
 
@@ -254,17 +262,6 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 	atMs := l.Now() / time.Millisecond
 	v.scrubAt = int(atMs)
 	speed := m.lab.Clock().Speed()
-	var speeds []app.UI
-	listed := false
-	for _, x := range []float64{0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100} {
-		if !listed && x > speed {
-			// A speed from a link that the list lacks (3×) is shown, in
-			// its place, rather than a listed one it is not.
-			speeds = append(speeds, app.Elem("option").Attr("value", units.Num(speed)).Attr("selected", true).Text(units.Num(speed)+"×"))
-		}
-		listed = listed || x >= speed
-		speeds = append(speeds, ui.BoolAttr(app.Elem("option").Attr("value", units.Num(x)), "selected", x == speed).Text(units.Num(x)+"×"))
-	}
 	return app.Elem("section").Class("card timebar").Attr("aria-label", "Clock").Body(
 		app.Elem("div").Class("row").Body(
 			app.Elem("span").ID("lab-clock").Class("mono clock").Text("t = "+units.FormatClock(l.Now())),
@@ -272,74 +269,110 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 			app.If(m.behind > 0 && !paused && !toEnd,
 				app.Elem("span").ID("lab-clock-behind").Class("hint").Text("slower than "+units.Num(speed)+"×: more requests are due than the browser decides in real time"),
 			),
-			app.Elem("button").ID("lab-pause").Class("btn").Attr("aria-pressed", paused).Text(pause).OnClick(func(ctx app.Context, e app.Event) {
-				// Read the state now: go-app keeps the first handler it mounted,
-				// so a value captured at render time would be stale.
-				if m.toEnd != nil {
-					// "Run to end" under way: Pause stops it where it got to.
-					m.stopRun()
-				} else if m.lab.Clock().Paused() || m.scrub != nil {
-					m.resumeFromScrub()
-					m.lab.Clock().Resume()
-				} else {
-					m.lab.Clock().Pause()
-				}
-				v.loop.Resync()
-				m.changed()
-			}),
-			app.Elem("button").ID("step-request").Class("btn").Title("Pause and decide the next request alone").Text("Step 1 request").OnClick(func(ctx app.Context, e app.Event) {
-				m.resumeFromScrub()
-				m.lab.Clock().Pause()
-				_, ok, err := m.lab.StepRequest()
-				if err == nil && !ok {
-					err = errors.New("no request is coming: the clients only click and no trace is left to replay; send one with Space or Burst ×N")
-				}
-				m.setErr("step", err)
-				m.changed()
-			}),
+			app.Elem("button").ID("lab-pause").Class("btn").Attr("aria-pressed", paused).Text(pause).OnClick(v.onPause),
+			app.Elem("button").ID("step-request").Class("btn").Title("Pause and decide the next request alone").Text("Step 1 request").OnClick(v.onStepRequest),
 			app.Elem("button").ID("step-100ms").Class("btn").Title("Move the clock forward by 100 ms").Text("+100 ms").OnClick(v.step(100*time.Millisecond)),
 			app.Elem("button").ID("step-1s").Class("btn").Title("Move the clock forward by 1 s").Text("+1 s").OnClick(v.step(time.Second)),
 			app.Elem("label").Attr("for", "speed").Class("inline-label").Text("speed"),
-			app.Elem("select").ID("speed").Class("select").Body(speeds...).OnChange(func(ctx app.Context, e app.Event) {
-				x, _ := strconv.ParseFloat(browser.FieldText(ctx.JSSrc()), 64)
-				m.setErr("clock", m.lab.Clock().SetSpeed(x))
-				m.changed()
-			}),
-			app.Elem("button").ID("lab-reset").Class("btn danger").Title("Start the run over at 0: same setup, same seed, same decisions").Text("Reset").OnClick(func(ctx app.Context, e app.Event) {
-				m.live()
-				m.clearSel()
-				m.setErr("clock", m.lab.Reset())
-				m.changed()
-			}),
+			app.Elem("select").ID("speed").Class("select").Body(speedOptions(speed)...).OnChange(v.onSpeed),
+			app.Elem("button").ID("lab-reset").Class("btn danger").Title("Start the run over at 0: same setup, same seed, same decisions").Text("Reset").OnClick(v.onReset),
 		),
 		app.Elem("div").Class("row scrub-row").Body(
 			app.Elem("label").Attr("for", "scrub").Class("inline-label").Text("timeline"),
 			app.ElemSelfClosing("input").Attr("type", "range").ID("scrub").Attr("min", 0).Attr("max", int(nowMs)).Attr("step", 1.0).Attr("value", int(atMs)).
 				Attr("aria-label", "Timeline: show every lane as it was at this instant").
-				OnInput(func(ctx app.Context, e app.Event) {
-					x, err := strconv.ParseFloat(browser.FieldText(ctx.JSSrc()), 64)
-					hi, err2 := strconv.Atoi(ctx.JSSrc().Get("max").String())
-					if err == nil && err2 == nil {
-						scrubToMs(m, int(x), hi)
-					}
-				}).
+				OnInput(v.onScrub).
 				DataSet("keys", "ArrowLeft ArrowRight ArrowUp ArrowDown PageUp PageDown").OnKeyDown(scrubKey(m)),
 			app.If(toEnd,
 				app.Elem("span").ID("run-progress").Class("hint").Text(progress),
 			).ElseIf(m.scrub != nil,
 				app.Elem("span").ID("scrub-label").Class("hint").Text("showing t = "+units.FormatClock(l.Now())+" of "+units.FormatClock(m.lab.Now())+" (replayed; Resume, a request or a step continues from here and drops what came after)"),
-				app.Elem("button").ID("scrub-live").Class("btn link").Text("back to live").OnClick(func(ctx app.Context, e app.Event) { m.live() }),
+				app.Elem("button").ID("scrub-live").Class("btn link").Text("back to live").OnClick(v.onLive),
 			).ElseIf(m.dropped != "",
 				app.Elem("span").ID("scrub-label").Class("hint").Text(m.dropped+"; drag back to see every lane as it was"),
 			).Else(
 				app.Elem("span").ID("scrub-label").Class("hint").Text("drag back to see every lane as it was"),
 			),
 		),
-		errLine(m, "clock"),
-		errLine(m, "step"),
-		errLine(m, "scrub"),
+		ui.ErrorLine(m.errs, "clock"),
+		ui.ErrorLine(m.errs, "step"),
+		ui.ErrorLine(m.errs, "scrub"),
 	)
 }
+
+// speedOptions are the speed menu's choices, with speed selected: a speed
+// from a link that the list lacks (3×) is shown, in its place, rather than
+// a listed one it is not.
+func speedOptions(speed float64) []app.UI {
+	var speeds []app.UI
+	listed := false
+	for _, x := range []float64{0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100} {
+		if !listed && x > speed {
+			speeds = append(speeds, app.Elem("option").Attr("value", units.Num(speed)).Attr("selected", true).Text(units.Num(speed)+"×"))
+		}
+		listed = listed || x >= speed
+		speeds = append(speeds, ui.BoolAttr(app.Elem("option").Attr("value", units.Num(x)), "selected", x == speed).Text(units.Num(x)+"×"))
+	}
+	return speeds
+}
+
+// onPause pauses or resumes the clock; while "Run to end" is under way it
+// stops the run where it got to. It reads the state when clicked.
+func (v *labLanes) onPause(ctx app.Context, e app.Event) {
+	m := v.M
+	if m.toEnd != nil {
+		// "Run to end" under way: Pause stops it where it got to.
+		m.stopRun()
+	} else if m.lab.Clock().Paused() || m.scrub != nil {
+		m.resumeFromScrub()
+		m.lab.Clock().Resume()
+	} else {
+		m.lab.Clock().Pause()
+	}
+	v.loop.Resync()
+	m.changed()
+}
+
+// onStepRequest pauses and decides the next request alone.
+func (v *labLanes) onStepRequest(ctx app.Context, e app.Event) {
+	m := v.M
+	m.resumeFromScrub()
+	m.lab.Clock().Pause()
+	_, ok, err := m.lab.StepRequest()
+	if err == nil && !ok {
+		err = errors.New("no request is coming: the clients only click and no trace is left to replay; send one with Space or Burst ×N")
+	}
+	m.setErr("step", err)
+	m.changed()
+}
+
+func (v *labLanes) onSpeed(ctx app.Context, e app.Event) {
+	m := v.M
+	x, _ := strconv.ParseFloat(browser.FieldText(ctx.JSSrc()), 64)
+	m.setErr("clock", m.lab.Clock().SetSpeed(x))
+	m.changed()
+}
+
+// onReset starts the run over at 0: same setup, same seed.
+func (v *labLanes) onReset(ctx app.Context, e app.Event) {
+	m := v.M
+	m.live()
+	m.clearSel()
+	m.setErr("clock", m.lab.Reset())
+	m.changed()
+}
+
+// onScrub shows every lane as it was at the timeline's instant.
+func (v *labLanes) onScrub(ctx app.Context, e app.Event) {
+	m := v.M
+	x, err := strconv.ParseFloat(browser.FieldText(ctx.JSSrc()), 64)
+	hi, err2 := strconv.Atoi(ctx.JSSrc().Get("max").String())
+	if err == nil && err2 == nil {
+		scrubToMs(m, int(x), hi)
+	}
+}
+
+func (v *labLanes) onLive(ctx app.Context, e app.Event) { v.M.live() }
 
 // behindFrames is how many frames (about a second) the clock keeps saying
 // it is behind after a tick last stopped short.
@@ -811,17 +844,17 @@ type laneEditor struct {
 	moved   ui.SliderMemory
 }
 
-func (e *laneEditor) OnMount(ctx app.Context)  { e.syncSliders(ctx) }
-func (e *laneEditor) OnUpdate(ctx app.Context) { e.syncSliders(ctx) }
+func (e *laneEditor) OnMount(ctx app.Context)  { ui.SyncSliders(ctx, e.sliders) }
+func (e *laneEditor) OnUpdate(ctx app.Context) { ui.SyncSliders(ctx, e.sliders) }
 
-func (e *laneEditor) syncSliders(ctx app.Context) {
-	ctx.Defer(func(app.Context) {
-		for _, s := range e.sliders {
-			if el := app.Window().GetElementByID(s.ID); el.Truthy() {
-				el.Set("value", units.Num(s.Pos))
-			}
-		}
-	})
+// param is the field of the lane's parameter which (0 or 1), lp, in config
+// c.
+func (e *laneEditor) param(which int, lp laneParam, c limiter.Config) app.UI {
+	m, i := e.M, e.I
+	return ui.ParamField{P: lp.Param, Value: lp.get(c), Errs: m.errs, Moved: &e.moved, Sliders: &e.sliders, Compact: true,
+		OnValue: func(ctx app.Context, v float64) { m.setLaneParam(i, which, v) },
+		OnError: func(ctx app.Context, err error) { m.setErr(lp.ID, err); m.changed() },
+	}.UI()
 }
 
 func (e *laneEditor) Render() app.UI {
@@ -861,9 +894,9 @@ func (e *laneEditor) Render() app.UI {
 			),
 		),
 		app.Elem("div").ID(id+"-config").Class("lane-config mono small").Text(explain.ConfigText(c)),
-		e.param(ps[0], c),
-		e.param(ps[1], c),
-		errLine(m, id+"-kind"),
+		e.param(0, ps[0], c),
+		e.param(1, ps[1], c),
+		ui.ErrorLine(m.errs, id+"-kind"),
 		app.If(len(tiers) > 0, app.Elem("div").Body(tiers...)),
 		app.If(len(presets) > 0, presetNote(id, presets)),
 	)
@@ -899,46 +932,6 @@ func presetNote(id string, ps []sim.Preset) app.UI {
 	return app.Elem("details").ID(id + "-preset").Class("preset-note").Body(body...)
 }
 
-// param is a compact slider + number field for one lane parameter; a bad
-// value keeps the last good one and shows the message underneath.
-func (e *laneEditor) param(lp laneParam, c limiter.Config) app.UI {
-	m, i := e.M, e.I
-	p := lp.Param
-	val := lp.get(c)
-	pos := e.moved.Pos(p, val)
-	e.sliders = append(e.sliders, ui.SliderPos{ID: p.ID, Pos: pos})
-	which := 0
-	if p.ID[len(p.ID)-1] == '2' {
-		which = 1
-	}
-	return app.Elem("div").Class("lane-param").Body(
-		app.Elem("div").Class("param-inputs").Body(
-			app.Elem("label").Attr("for", p.ID+"-num").Class("pname").Text(p.Name),
-			app.ElemSelfClosing("input").Attr("type", "range").ID(p.ID).Attr("min", 0).Attr("max", units.LogSteps).Attr("step", 1.0).Attr("value", units.Num(pos)).Attr("aria-label", p.Name).
-				OnInput(func(ctx app.Context, ev app.Event) {
-					x, err := strconv.ParseFloat(browser.FieldText(ctx.JSSrc()), 64)
-					if err == nil {
-						e.moved.Set(p, x)
-						m.setLaneParam(i, which, p.FromSlider(x))
-					}
-				}, p.ID, p.Name), // a new strategy brings other parameters under the same ids
-			ui.FollowMessage(app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num small").Attr("step", "any").Attr("value", units.Num(val)).Attr("aria-label", p.Name+" ("+p.Unit+")"),
-				m.errs, p, func(err error) { m.setErr(p.ID, err); m.changed() }).
-				OnChange(func(ctx app.Context, ev app.Event) {
-					x, err := p.Parse(browser.FieldText(ctx.JSSrc()))
-					if err != nil {
-						m.setErr(p.ID, err)
-						m.changed()
-						return
-					}
-					m.setLaneParam(i, which, x)
-				}, p.ID, p.Name), // a new strategy brings other parameters under the same ids
-			app.Elem("span").Class("unit").Text(p.Unit),
-		),
-		errLine(m, p.ID),
-	)
-}
-
 // totalsSnap is the per-client table, refreshed a few times a second.
 type totalsSnap struct {
 	Lanes   []string
@@ -972,30 +965,15 @@ func snapTotals(l *sim.Lab) *totalsSnap {
 		s.Totals = append(s.Totals, ln.Total())
 	}
 	// One pass over the clients by index (a trace may bring 200,000 of
-	// them: a name lookup per client and lane, and a pass per row over a
-	// copy of them all, took a quarter of a second in the browser), keeping
-	// the most denied (then busiest, then first by name) in order.
-	type scored struct {
-		id            int
-		denied, total int64
-	}
-	less := func(a, b scored) bool {
-		if a.denied != b.denied {
-			return a.denied > b.denied
-		}
-		if a.total != b.total {
-			return a.total > b.total
-		}
-		return names[a.id] < names[b.id]
-	}
-	best := make([]scored, 0, maxTotalsRows+1)
+	// them), keeping the most denied in order, and each lane's most denied.
+	best := make([]scoredClient, 0, maxTotalsRows+1)
 	topDenied := make([]int64, len(lanes))
 	top := make([]int, len(lanes))
 	for i := range top {
 		top[i] = -1
 	}
 	for id := range names {
-		sc := scored{id: id}
+		sc := scoredClient{id: id}
 		for i, ln := range lanes {
 			c := ln.ClientAt(id)
 			sc.denied += c.Denied
@@ -1004,17 +982,7 @@ func snapTotals(l *sim.Lab) *totalsSnap {
 				topDenied[i], top[i] = c.Denied, id
 			}
 		}
-		if len(best) == maxTotalsRows && !less(sc, best[len(best)-1]) {
-			continue
-		}
-		k := len(best)
-		for k > 0 && less(sc, best[k-1]) {
-			k--
-		}
-		best = slices.Insert(best, k, sc)
-		if len(best) > maxTotalsRows {
-			best = best[:maxTotalsRows]
-		}
+		best = keepBest(best, sc, names)
 	}
 	for _, b := range best {
 		row := totalsRow{Client: names[b.id]}
@@ -1024,14 +992,54 @@ func snapTotals(l *sim.Lab) *totalsSnap {
 		s.Rows = append(s.Rows, row)
 	}
 	for i := range lanes {
-		if top[i] < 0 {
-			s.Top = append(s.Top, totalsTop{Text: "nobody denied"})
-		} else {
-			c := lanes[i].ClientAt(top[i])
-			s.Top = append(s.Top, totalsTop{names[top[i]], ": " + strconv.FormatInt(c.Denied, 10) + " of " + strconv.FormatInt(c.Allowed+c.Denied, 10) + " denied"})
-		}
+		s.Top = append(s.Top, topOf(lanes[i], names, top[i]))
 	}
 	return s
+}
+
+// scoredClient is a client's denied and total requests over every lane.
+type scoredClient struct {
+	id            int
+	denied, total int64
+}
+
+// before reports whether a ranks before b in the totals: more denied, then
+// busier, then first by name.
+func (a scoredClient) before(b scoredClient, names []string) bool {
+	if a.denied != b.denied {
+		return a.denied > b.denied
+	}
+	if a.total != b.total {
+		return a.total > b.total
+	}
+	return names[a.id] < names[b.id]
+}
+
+// keepBest inserts sc into best, which stays in order and at most
+// maxTotalsRows long.
+func keepBest(best []scoredClient, sc scoredClient, names []string) []scoredClient {
+	if len(best) == maxTotalsRows && !sc.before(best[len(best)-1], names) {
+		return best
+	}
+	k := len(best)
+	for k > 0 && sc.before(best[k-1], names) {
+		k--
+	}
+	best = slices.Insert(best, k, sc)
+	if len(best) > maxTotalsRows {
+		best = best[:maxTotalsRows]
+	}
+	return best
+}
+
+// topOf is the "throttles most" cell of a lane whose most denied client is
+// id (-1: none denied).
+func topOf(ln *sim.Lane, names []string, id int) totalsTop {
+	if id < 0 {
+		return totalsTop{Text: "nobody denied"}
+	}
+	c := ln.ClientAt(id)
+	return totalsTop{names[id], ": " + strconv.FormatInt(c.Denied, 10) + " of " + strconv.FormatInt(c.Allowed+c.Denied, 10) + " denied"}
 }
 
 // labTotals is the per-client totals table: which clients each strategy

@@ -34,8 +34,10 @@ type labModel struct {
 	lab   *sim.Lab
 	scrub *sim.Lab // the lab as it was at the scrubber's instant; nil when live
 
-	// version moves on every change; the lanes view redraws when it moves.
-	version uint64
+	// version moves on every change and every move of the clock; the lanes
+	// redraw when it moves. edits moves on the changes only (changed); the
+	// left column redraws when it moves.
+	version, edits uint64
 	// loads counts setups loaded from a link, so the controls redraw.
 	loads uint64
 
@@ -83,17 +85,12 @@ type labModel struct {
 	sel  labSel
 	insp *labInsp
 
-	// redrawControls redraws the left column (set while it is mounted). The
-	// column redraws by itself after its own events; changes made elsewhere
-	// (the lane buttons, a trace arriving, Space) call controlsChanged.
+	// redrawControls redraws the left column (set while it is mounted);
+	// labLanes.frame calls it when edits moved.
 	redrawControls func()
-}
-
-// controlsChanged redraws the left column after a change it did not make.
-func (m *labModel) controlsChanged() {
-	if m.redrawControls != nil {
-		m.redrawControls()
-	}
+	// unlinked: the lanes are drawn away from /lab (the gallery), so the
+	// address is not the lab's link.
+	unlinked bool
 }
 
 func newLabModel() *labModel {
@@ -110,7 +107,14 @@ func (m *labModel) shown() *sim.Lab {
 	return m.lab
 }
 
-func (m *labModel) changed() { m.version++ }
+// changed says the model changed: at the next frame (labLanes.frame) the
+// lanes redraw, and so does the left column. It is the one call a handler
+// makes after changing the model.
+func (m *labModel) changed() { m.version++; m.edits++ }
+
+// moved says the simulation moved on by itself (the clock, "Run to end"):
+// the lanes redraw, the left column does not.
+func (m *labModel) moved() { m.version++ }
 
 // setErr records err (or clears it when nil) for the control id and
 // reports whether there was no error.
@@ -425,14 +429,14 @@ func (m *labModel) runStep() {
 		if done || err != nil {
 			m.toEnd = nil
 			m.setErr("trace", err)
-			m.controlsChanged()
+			m.changed()
 			break
 		}
 		if sim.MaxTickDecisions-used < per || now().Sub(start) >= runFrameTime {
 			break
 		}
 	}
-	m.changed()
+	m.moved()
 }
 
 // stopRun stops "Run to end" where it got to: every request up to the
@@ -573,7 +577,6 @@ func (m *labModel) laneAction(i int, act string) {
 	clear(m.errs)
 	m.setErr("lanes", err)
 	m.changed()
-	m.controlsChanged() // the lane count, "+ Add a lane…" and the lanes' message are there
 }
 
 // addLane appends a lane: a preset's, or kind on the same budget.

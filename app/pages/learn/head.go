@@ -6,5 +6,8 @@ import (
 )
 
 // OnPreRender gives the pre-rendered page its own title and description
-// (go-app calls it on the server only).
+// (go-app calls it on the server only); headOnNav does it on every
+// navigation in the browser, where go-app keeps the previous page's.
 func (p *Page) OnPreRender(ctx app.Context) { site.SetHead(ctx, "/learn") }
+
+func headOnNav(ctx app.Context) { site.SetHead(ctx, "/learn") }

@@ -1,15 +1,13 @@
 package learn
 
 import (
-	"fmt"
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/app/site"
-	"github.com/ratelab/ratelab/app/units"
+	"github.com/ratelab/ratelab/app/ui/browser"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -40,96 +38,31 @@ const (
 	modeCards   = "cards"
 )
 
+// OnNav takes the page's state from its address (parseAddress), and writes
+// the seed in use back into the address when the link named none or a bad
+// one, so that it can be shared.
 func (p *Page) OnNav(ctx app.Context) {
+	headOnNav(ctx)
 	u := ctx.Page().URL()
-	q, linkErr := sim.ParseLink(u.RawQuery) // what cannot be read is left out, and said below
-	p.mode, p.lesson, p.notice = modeLessons, "", ""
-	var notes []string
-	badLesson := false
-	if l, ok := explain.LessonByID(q.Get("lesson")); ok {
-		p.lesson = l.ID
-	} else if q.Has("lesson") {
-		badLesson = true
-	}
-	switch m := q.Get("mode"); m {
-	case modeQuiz:
-		p.mode = modeQuiz
-	case modeCards:
-		p.mode = modeCards
-	case "", modeLessons:
-		if q.Has("seed") && m == "" {
-			p.mode = modeQuiz
-		}
-	default:
-		notes = append(notes, fmt.Sprintf("There is no section %s; showing the lessons.", clip(m)))
-	}
-	if badLesson {
-		// Said after the section is known: the list is shown only there.
-		where := "here is the list."
-		if p.mode != modeLessons {
-			where = "showing the " + p.mode + "."
-		}
-		notes = append([]string{fmt.Sprintf("There is no lesson %s; %s", clip(q.Get("lesson")), where)}, notes...)
-	}
-	if linkErr != nil {
-		notes = append([]string{"Part of this link could not be read (" + linkErr.Error() + "); that part was ignored."}, notes...)
-	}
-	defer func() { p.notice = strings.Join(notes, " ") }()
+	a := parseAddress(u.RawQuery, freshSeed)
+	p.mode, p.lesson, p.notice = a.mode, a.lesson, a.notice
 	if app.IsClient {
-		p.origin = app.Window().Get("location").Get("origin").String()
+		p.origin = browser.Origin()
 	}
-	if p.mode != modeQuiz {
+	if a.mode != modeQuiz {
 		return
 	}
-	p.setup, p.fromLink = sim.DefaultSetup(), false
-	p.linkClients, p.linkTrace = false, ""
-	if q.Has("lane") || q.Has("client") {
-		s, err := sim.DecodeSetup(q) // a bad part falls back to its default, and is said
-		if err != nil {
-			for _, e := range units.Unjoin(err) {
-				notes = append(notes, e.Error()+".")
-			}
-		}
-		// The quiz asks about the clients' traffic only.
-		p.linkClients, p.linkTrace = q.Has("client"), s.Trace
-		s.Trace = ""
-		p.setup, p.fromLink = s, true
-	}
-	seed, err := sim.ParseSeed(q.Get("seed"))
-	switch {
-	case err != nil && q.Has("seed"):
-		// A bad seed falls back to the default one, not to a fresh one:
-		// everyone who opens the same mistyped link still gets the same
-		// questions. The value quoted as clip cuts it (a link can carry
-		// anything).
-		seed = sim.DefaultSetup().Seed
-		why := "The seed " + strings.Replace(err.Error(), strconv.Quote(q.Get("seed")), clip(q.Get("seed")), 1)
-		if e := err.Error(); strings.HasPrefix(e, "seed ") { // "seed is empty; …"
-			why = "The " + e
-		}
-		notes = append(notes, why+"; using the default seed "+strconv.FormatUint(seed, 10)+", so everyone who opens this link gets the same questions.")
-	case !q.Has("seed") && linkErr != nil:
-		// The unreadable part may have been the seed: the default one, so
-		// that everyone who opens this link still gets the same questions.
-		seed = sim.DefaultSetup().Seed
-		notes = append(notes, "Using the default seed "+strconv.FormatUint(seed, 10)+", so everyone who opens this link gets the same questions.")
-	case !q.Has("seed"):
-		// A fresh seed. In milliseconds: the browser's clock has no finer
-		// grain, so UnixNano % 100000 was always 0, and every fresh quiz
-		// seed 1.
-		seed = uint64(time.Now().UnixMilli()%100000) + 1
-	}
-	if err != nil || !q.Has("seed") {
-		// The seed in use, written into the URL so the link can be shared.
+	p.setup, p.fromLink, p.linkClients, p.linkTrace, p.seed = a.setup, a.fromLink, a.linkClients, a.linkTrace, a.seed
+	if a.rewrite {
 		nu := *u
-		nu.RawQuery = p.quizQuery(seed).Encode()
+		nu.RawQuery = p.quizQuery(a.seed).Encode()
 		ctx.Page().ReplaceURL(&nu)
 	}
-	p.seed = seed
-	if p.fromLink {
-		p.setup.Seed = seed // the traffic's seed is the link's seed too
-	}
 }
+
+// freshSeed is a new quiz seed, 1 to 100000. In milliseconds: the
+// browser's clock has no finer grain, so UnixNano % 100000 was always 0.
+func freshSeed() uint64 { return uint64(time.Now().UnixMilli()%100000) + 1 }
 
 // quizQuery is the query of the quiz link for seed: the lab setup when the
 // quiz came from one.

@@ -298,7 +298,7 @@ func (v *lessonView) selectMark(ctx app.Context, lane, k int) {
 	exp, _, err := v.run.explainMark(lane, k)
 	v.selExp, v.selErr = exp, units.ErrText(err)
 	ctx.Defer(func(app.Context) {
-		if el := app.Window().GetElementByID("insp-title"); el.Truthy() {
+		if el := browser.ByID("insp-title"); el.Truthy() {
 			el.Call("scrollIntoView", map[string]any{"block": "nearest"})
 		}
 	})

@@ -228,7 +228,7 @@ func clearTokens() {
 	if !app.IsClient {
 		return
 	}
-	if el := app.Window().GetElementByID("quiz-tokens"); el.Truthy() {
+	if el := browser.ByID("quiz-tokens"); el.Truthy() {
 		el.Set("value", "")
 	}
 }
@@ -245,7 +245,7 @@ func (v *quizView) onReveal(ctx app.Context, e app.Event) {
 	g := explain.Guess{Allowed: v.choice == "allowed"}
 	if qu.AskTokens {
 		text := ""
-		if el := app.Window().GetElementByID("quiz-tokens"); el.Truthy() {
+		if el := browser.ByID("quiz-tokens"); el.Truthy() {
 			text = strings.TrimSpace(browser.FieldText(el))
 		}
 		// A token bucket holds 0 to burst tokens.
@@ -289,7 +289,7 @@ type nextButton struct {
 }
 
 func (b *nextButton) OnMount(ctx app.Context) {
-	if el := app.Window().GetElementByID("quiz-next"); el.Truthy() {
+	if el := browser.ByID("quiz-next"); el.Truthy() {
 		el.Call("focus")
 	}
 }

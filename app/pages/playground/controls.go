@@ -18,7 +18,7 @@ type controls struct {
 
 	errs    map[string]string // parameter id → message shown next to it
 	burstN  int
-	sliders []ui.SliderPos // rendered sliders, for syncSliders
+	sliders []ui.SliderPos // rendered sliders, for ui.SyncSliders
 	moved   ui.SliderMemory
 }
 
@@ -27,25 +27,7 @@ func (c *controls) OnInit() {
 	c.burstN = 5
 }
 
-func (c *controls) OnMount(ctx app.Context) { c.syncSliders(ctx) }
-
-// syncSliders sets each range input's value once its min, max and step are
-// in place: go-app sets attributes in map order, and a value set before a
-// larger max or finer step is clamped by the browser.
-func (c *controls) syncSliders(ctx app.Context) {
-	ctx.Defer(func(app.Context) {
-		for _, s := range c.sliders {
-			if el := app.Window().GetElementByID(s.ID); el.Truthy() {
-				el.Set("value", units.Num(s.Pos))
-			}
-			// The number field too: go-app reuses the element across a
-			// strategy switch and leaves text typed into it in place.
-			if el := app.Window().GetElementByID(s.ID + "-num"); el.Truthy() {
-				el.Set("value", units.Num(s.Value))
-			}
-		}
-	})
-}
+func (c *controls) OnMount(ctx app.Context) { ui.SyncSliders(ctx, c.sliders) }
 
 func (c *controls) Render() app.UI {
 	s := c.Sim
@@ -94,7 +76,7 @@ func (c *controls) Render() app.UI {
 				Attr("min", ParamBurstN.Min).Attr("max", ParamBurstN.Max).Attr("step", ParamBurstN.Step).
 				Attr("value", c.burstN), c.errs[ParamBurstN.ID] != "", ParamBurstN.ID+"-error").OnChange(c.onBurstN),
 		),
-		c.errorLine(ParamBurstN.ID),
+		ui.ErrorLine(c.errs, ParamBurstN.ID),
 		app.Elem("div").Class("row").Body(
 			app.Elem("button").ID("autofire").Class("btn toggle").Attr("aria-pressed", s.Autofire()).Text(auto).OnClick(c.onAutofire),
 		),
@@ -130,59 +112,22 @@ func explanation(k limiter.Kind) string {
 	return "Token bucket: a bucket holds up to burst tokens and refills continuously at the refill rate. Each request takes one token; a request that finds less than one token is denied."
 }
 
-// param renders a slider with its value and unit, a number field for exact
-// values, and the error of the last bad entry.
-func (c *controls) param(label string, p units.Param, v float64, apply func(float64) error) app.UI {
-	pos := c.moved.Pos(p, v)
-	c.sliders = append(c.sliders, ui.SliderPos{ID: p.ID, Pos: pos, Value: v})
-	lo, hi, step := p.Min, p.Max, p.Step
-	if p.Log {
-		lo, hi, step = 0, units.LogSteps, 1
-	}
-	return app.Elem("div").Class("param").Body(
-		app.Elem("div").Class("param-head").Body(
-			app.Elem("label").Attr("for", p.ID).Text(label),
-			app.Elem("span").ID(p.ID+"-value").Class("param-value").Text(p.FormatValue(v)),
-		),
-		app.Elem("div").Class("param-inputs").Body(
-			app.ElemSelfClosing("input").Attr("type", "range").ID(p.ID).Attr("min", lo).Attr("max", hi).Attr("step", step).Attr("value", units.Num(pos)).
-				Attr("aria-label", label).
-				OnInput(func(ctx app.Context, e app.Event) {
-					x, err := strconv.ParseFloat(browser.FieldText(ctx.JSSrc()), 64)
-					if err != nil {
-						return
-					}
-					c.moved.Set(p, x)
-					c.apply(ctx, p, p.FromSlider(x), apply)
-				}, p.ID),
-			ui.FollowMessage(app.ElemSelfClosing("input").Attr("type", "number").ID(p.ID+"-num").Class("num").Attr("min", p.Min).Attr("max", p.Max).Attr("step", p.Step).
-				Attr("value", units.Num(v)).Attr("aria-label", label+" ("+p.Unit+")"), c.errs, p, func(err error) { c.errs[p.ID] = err.Error() }).
-				OnChange(func(ctx app.Context, e app.Event) {
-					x, err := p.Parse(browser.FieldText(ctx.JSSrc()))
-					if err != nil {
-						c.errs[p.ID] = err.Error()
-						return
-					}
-					c.apply(ctx, p, x, apply)
-				}, p.ID),
-			app.Elem("span").Class("unit").Text(p.Unit),
-		),
-		c.errorLine(p.ID),
-	)
-}
-
 func (c *controls) apply(ctx app.Context, p units.Param, v float64, apply func(float64) error) {
 	if err := apply(v); err != nil {
 		c.errs[p.ID] = err.Error() // the limiter's own message
 		return
 	}
 	delete(c.errs, p.ID)
-	c.syncSliders(ctx)
+	ui.SyncSliders(ctx, c.sliders)
 }
 
-func (c *controls) errorLine(id string) app.UI {
-	msg, ok := c.errs[id]
-	return app.If(ok, app.Elem("p").ID(id+"-error").Class("param-error").Role("alert").Text("⚠ "+msg))
+// param is the field of parameter p, labelled label, at value v; a good
+// value goes to set.
+func (c *controls) param(label string, p units.Param, v float64, set func(float64) error) app.UI {
+	return ui.ParamField{P: p, Label: label, Value: v, Errs: c.errs, Moved: &c.moved, Sliders: &c.sliders,
+		OnValue: func(ctx app.Context, x float64) { c.apply(ctx, p, x, set) },
+		OnError: func(ctx app.Context, err error) { c.errs[p.ID] = err.Error() },
+	}.UI()
 }
 
 func (c *controls) onSend(ctx app.Context, e app.Event) { c.Sim.Send(1) }
@@ -217,8 +162,6 @@ func (c *controls) onReset(ctx app.Context, e app.Event) {
 // in a field whose message is gone.
 func (c *controls) clearErrs(ctx app.Context) {
 	clear(c.errs)
-	c.syncSliders(ctx)
-	if el := app.Window().GetElementByID(ParamBurstN.ID); el.Truthy() {
-		el.Set("value", strconv.Itoa(c.burstN))
-	}
+	ui.SyncSliders(ctx, c.sliders)
+	browser.SetValue(ParamBurstN.ID, strconv.Itoa(c.burstN))
 }

@@ -136,30 +136,7 @@ func (v *view) ticks(a ui.Axis) app.UI {
 // log; history only adds the expired entries and the denials.
 func (v *view) marks(a ui.Axis, tb bool) app.UI {
 	s := v.Sim
-	var uses []app.UI
-	stack := func(id string, t limiter.Instant, n int, above bool) {
-		if n <= 0 {
-			return
-		}
-		x := ui.F1(a.X(t))
-		drawn := n
-		if n > markRows {
-			drawn = markRows - 1
-		}
-		// The count first: its backdrop (see defs) hides the dashed "now"
-		// line behind it, and the marks, drawn after, stay whole where a
-		// phone's larger text makes the backdrop reach them.
-		if drawn < n {
-			uses = append(uses, ui.SVG("text").Attr("x", x).Attr("y", ui.F1(rowY(markRows-1, above))).
-				Attr("text-anchor", "middle").Attr("dominant-baseline", "central").
-				Attr("font-size", 12).Attr("font-weight", 700).Attr("fill", markColor[id]).
-				Attr("filter", "url(#count-bg)").
-				Text("+"+strconv.Itoa(n-drawn)))
-		}
-		for k := range drawn {
-			uses = append(uses, ui.SVG("use").Attr("href", id).Attr("x", x).Attr("y", ui.F1(rowY(k, above))))
-		}
-	}
+	st := markStacks{a: a}
 	// First remembered event still on screen.
 	i0 := s.Events()
 	for i0 > 0 && s.Event(i0-1).At >= a.From {
@@ -169,24 +146,15 @@ func (v *view) marks(a ui.Axis, tb bool) app.UI {
 	// consecutive.
 	for i := i0; i < s.Events(); {
 		t := s.Event(i).At
-		ok, no := 0, 0
-		if i == 0 { // the oldest instant may have lost requests to the history's size
-			ok, no = s.Forgotten(t)
-		}
-		for ; i < s.Events() && s.Event(i).At == t; i++ {
-			if s.Event(i).Allowed {
-				ok++
-			} else {
-				no++
-			}
-		}
+		var ok, no int
+		i, ok, no = v.countAt(i, t)
 		switch {
 		case tb:
-			stack("#m-ok", t, ok, true)
+			st.stack("#m-ok", t, ok, true)
 		case s.Now()-t >= v.state.Window: // expired from the log
-			stack("#m-old", t, ok, true)
+			st.stack("#m-old", t, ok, true)
 		} // else still in the log: drawn below from the limiter's state
-		stack("#m-no", t, no, false)
+		st.stack("#m-no", t, no, false)
 	}
 	if !tb {
 		log := v.state.Log
@@ -195,11 +163,60 @@ func (v *view) marks(a ui.Axis, tb bool) app.UI {
 			for j < len(log) && log[j] == log[i] {
 				j++
 			}
-			stack("#m-ok", log[i], j-i, true)
+			st.stack("#m-ok", log[i], j-i, true)
 			i = j
 		}
 	}
-	return ui.SVG("g").ID("marks").Body(uses...)
+	return ui.SVG("g").ID("marks").Body(st.uses...)
+}
+
+// countAt counts the allowed and denied requests at instant t, from the
+// history's index i; it returns the index after them.
+func (v *view) countAt(i int, t limiter.Instant) (next, ok, no int) {
+	s := v.Sim
+	if i == 0 { // the oldest instant may have lost requests to the history's size
+		ok, no = s.Forgotten(t)
+	}
+	for ; i < s.Events() && s.Event(i).At == t; i++ {
+		if s.Event(i).Allowed {
+			ok++
+		} else {
+			no++
+		}
+	}
+	return i, ok, no
+}
+
+// markStacks draws stacks of marks on the axis a.
+type markStacks struct {
+	a    ui.Axis
+	uses []app.UI
+}
+
+// stack draws n marks id at instant t, above or below the line: at most
+// markRows, the last row a count of the rest.
+func (st *markStacks) stack(id string, t limiter.Instant, n int, above bool) {
+	if n <= 0 {
+		return
+	}
+	x := ui.F1(st.a.X(t))
+	drawn := n
+	if n > markRows {
+		drawn = markRows - 1
+	}
+	// The count first: its backdrop (see defs) hides the dashed "now"
+	// line behind it, and the marks, drawn after, stay whole where a
+	// phone's larger text makes the backdrop reach them.
+	if drawn < n {
+		st.uses = append(st.uses, ui.SVG("text").Attr("x", x).Attr("y", ui.F1(rowY(markRows-1, above))).
+			Attr("text-anchor", "middle").Attr("dominant-baseline", "central").
+			Attr("font-size", 12).Attr("font-weight", 700).Attr("fill", markColor[id]).
+			Attr("filter", "url(#count-bg)").
+			Text("+"+strconv.Itoa(n-drawn)))
+	}
+	for k := range drawn {
+		st.uses = append(st.uses, ui.SVG("use").Attr("href", id).Attr("x", x).Attr("y", ui.F1(rowY(k, above))))
+	}
 }
 
 // rowY is the centre of row k (0 next to the axis) of a stack of marks.

@@ -24,10 +24,10 @@ func (p *Page) OnInit() {
 }
 
 func (p *Page) OnMount(ctx app.Context) {
-	p.releaseKey = app.Window().AddEventListener("keydown", p.onKeyDown)
+	p.releaseKey = browser.Listen("keydown", p.onKeyDown)
 	// A button is pressed on keyup: unless the key is the focused
 	// element's (typing), Space is ours.
-	release := app.Window().AddEventListener("keyup", func(ctx app.Context, e app.Event) {
+	release := browser.Listen("keyup", func(ctx app.Context, e app.Event) {
 		if browser.IsSpace(e) && !browser.Typing(e) {
 			e.PreventDefault()
 		}

@@ -13,3 +13,14 @@ func FieldText(el app.Value) string {
 	}
 	return el.Get("value").String()
 }
+
+// SetValue sets the value property of the element id, when it is on the
+// page.
+func SetValue(id, value string) {
+	if !app.IsClient {
+		return
+	}
+	if el := app.Window().GetElementByID(id); el.Truthy() {
+		el.Set("value", value)
+	}
+}

@@ -1,0 +1,27 @@
+package browser
+
+import "github.com/maxence-charriere/go-app/v9/pkg/app"
+
+// ByID is the element with the given id, or a value that is not Truthy
+// when the page has none.
+func ByID(id string) app.Value { return app.Window().GetElementByID(id) }
+
+// Document is the page's document.
+func Document() app.Value { return app.Window().Get("document") }
+
+// Origin is the page's origin ("http://127.0.0.1:8000").
+func Origin() string { return app.Window().Get("location").Get("origin").String() }
+
+// Listen adds h as a listener of the window's event, until the returned
+// function is called.
+func Listen(event string, h app.EventHandler) func() {
+	return app.Window().AddEventListener(event, h)
+}
+
+// Matches reports whether the media query holds ("(prefers-color-scheme: dark)").
+func Matches(query string) bool {
+	return app.Window().Call("matchMedia", query).Get("matches").Bool()
+}
+
+// InnerHeight is the window's height in CSS pixels.
+func InnerHeight() float64 { return app.Window().Get("innerHeight").Float() }
