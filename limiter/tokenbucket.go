@@ -38,6 +38,13 @@ func NewTokenBucket(rate float64, burst int) (*TokenBucket, error) {
 // Kind returns KindTokenBucket.
 func (tb *TokenBucket) Kind() Kind { return KindTokenBucket }
 
+// Config returns the bucket's kind, rate and burst, as [New] takes them.
+func (tb *TokenBucket) Config() Config {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return Config{Kind: KindTokenBucket, Rate: tb.m.rate, Burst: int(tb.m.burst)}
+}
+
 // Rate returns the refill rate in tokens per second.
 func (tb *TokenBucket) Rate() float64 {
 	tb.mu.Lock()
