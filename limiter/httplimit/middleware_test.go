@@ -229,3 +229,30 @@ func TestNewErrors(t *testing.T) {
 		}
 	}
 }
+
+// A policy's limits each get an item; the 429 names the limits that denied
+// it and waits for the longest of them.
+func TestPolicyHeaders(t *testing.T) {
+	clock := &limiter.ManualClock{}
+	p, err := limiter.NewPolicy([]limiter.Limit{
+		{Name: "burst", Config: limiter.Config{Kind: limiter.KindTokenBucket, Rate: 1, Burst: 2}},
+		{Name: "minute", Config: limiter.Config{Kind: limiter.KindFixedWindow, Limit: 3, Window: time.Minute}},
+	}, limiter.PolicyOptions{Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, h := mustNew(t, p, httplimit.Options{})
+	policy := `"burst";q=2;ratelab-rate="1", "minute";q=3;w=60`
+	get := func() response { return do(m.Handler(h), request("192.0.2.1:1")) }
+	check(t, "1st", get(), response{200, map[string]string{"RateLimit-Policy": policy, "RateLimit": `"burst";r=1;t=1, "minute";r=2;t=60`}, ""})
+	check(t, "2nd", get(), response{200, map[string]string{"RateLimit-Policy": policy, "RateLimit": `"burst";r=0;t=2, "minute";r=1;t=60`}, ""})
+	check(t, "3rd", get(), response{429, map[string]string{"RateLimit-Policy": policy, "RateLimit": `"burst";r=0;t=1, "minute";r=1;t=60`,
+		"Retry-After": "1", "Content-Type": "application/problem+json"}, quotaBody + `"detail":"retry after 1 s","violated-policies":["burst"]}`})
+	clock.Advance(2 * time.Second)
+	check(t, "4th", get(), response{200, map[string]string{"RateLimit-Policy": policy, "RateLimit": `"burst";r=1;t=1, "minute";r=0;t=58`}, ""})
+	check(t, "5th", get(), response{429, map[string]string{"RateLimit-Policy": policy, "RateLimit": `"burst";r=1;t=1, "minute";r=0;t=58`,
+		"Retry-After": "58", "Content-Type": "application/problem+json"}, quotaBody + `"detail":"retry after 58 s","violated-policies":["minute"]}`})
+	m, h = mustNew(t, p, httplimit.Options{Headers: httplimit.HeadersDraft06})
+	check(t, "draft 06 binding", do(m.Handler(h), request("192.0.2.1:1")), response{429, map[string]string{"RateLimit-Limit": "3", "RateLimit-Remaining": "0",
+		"RateLimit-Reset": "58", "Retry-After": "58", "Content-Type": "application/problem+json"}, quotaBody + `"detail":"retry after 58 s","violated-policies":["minute"]}`})
+}
