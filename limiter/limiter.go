@@ -91,7 +91,8 @@ type State struct {
 	// Limit is the burst, capacity or window limit.
 	Limit int
 	// Tokens is the fractional number of tokens in the bucket (token bucket,
-	// GCRA), between 0 and Limit.
+	// GCRA), between 0 and Limit, or below 0 while a Reservation's debt is
+	// being paid back.
 	Tokens float64
 	// Rate is the refill rate in tokens per second (token bucket, GCRA) or
 	// the leak rate in units per second (leaky bucket).
