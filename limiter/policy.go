@@ -137,7 +137,13 @@ func (p *Policy) Limits() []Limit { return append([]Limit(nil), p.limits...) }
 // [Policy.AllowNAt]); ctx is not read. It is the method by which HTTP
 // middleware (package httplimit) serves a Policy.
 func (p *Policy) Take(ctx context.Context, key string, n int) (Result, error) {
-	return p.AllowNAt(p.clock.Now(), key, n)
+	return p.allowInto(p.clock.Now(), key, n, nil)
+}
+
+// TakeInto is Take writing the outcomes into limits[:0] (see
+// [Keyed.TakeInto]).
+func (p *Policy) TakeInto(ctx context.Context, key string, n int, limits []Outcome) (Result, error) {
+	return p.allowInto(p.clock.Now(), key, n, limits)
 }
 
 // AllowNAt decides a request of n for key at now against every limit,
@@ -147,8 +153,15 @@ func (p *Policy) Take(ctx context.Context, key string, n int) (Result, error) {
 // unchanged (a peek: allowed, Remaining as before). It returns an error,
 // and decides nothing, for a negative n.
 func (p *Policy) AllowNAt(now Instant, key string, n int) (Result, error) {
+	return p.allowInto(now, key, n, nil)
+}
+
+func (p *Policy) allowInto(now Instant, key string, n int, limits []Outcome) (Result, error) {
 	if err := checkN(n); err != nil {
 		return Result{}, err
+	}
+	if limits == nil {
+		limits = make([]Outcome, 0, len(p.limits))
 	}
 	sh := p.shard(key)
 	for {
@@ -158,7 +171,7 @@ func (p *Policy) AllowNAt(now Instant, key string, n int) (Result, error) {
 			set.mu.Unlock()
 			continue
 		}
-		res := p.decideLocked(set, now, n)
+		res := p.decideLocked(set, now, n, limits)
 		set.seen = max(set.seen, now)
 		set.mu.Unlock()
 		if p.every > 0 && p.ops.Add(1)%p.every == 0 {
@@ -170,12 +183,12 @@ func (p *Policy) AllowNAt(now Instant, key string, n int) (Result, error) {
 
 // decideLocked peeks at every limit and applies the request to all of them
 // only if each has room for n, with set.mu held.
-func (p *Policy) decideLocked(set *limitSet, now Instant, n int) Result {
-	out := make([]Outcome, len(set.s))
+func (p *Policy) decideLocked(set *limitSet, now Instant, n int, out []Outcome) Result {
+	out = out[:0]
 	fits := true
 	for i, s := range set.s {
 		peek, _ := s.AllowN(now, 0)
-		out[i] = Outcome{Name: p.limits[i].Name, Config: p.limits[i].Config, Decision: peek}
+		out = append(out, Outcome{Name: p.limits[i].Name, Config: p.limits[i].Config, Decision: peek})
 		fits = fits && (n <= peek.Remaining || p.inf[i])
 	}
 	for i, s := range set.s {

@@ -16,15 +16,24 @@ const DefaultLimitName = "default"
 // not read: an in-memory decision never blocks. It is the method by which
 // HTTP middleware (package httplimit) serves a Keyed.
 func (k *Keyed) Take(ctx context.Context, key string, n int) (Result, error) {
-	d, err := k.AllowNAt(k.clock.Now(), key, n)
+	return k.TakeInto(ctx, key, n, nil)
+}
+
+// TakeInto is Take writing the outcome into limits[:0] (appending, so a
+// buffer of capacity 1 means no allocation): for callers that keep no
+// Result past the request, such as httplimit's middleware.
+func (k *Keyed) TakeInto(ctx context.Context, key string, n int, limits []Outcome) (Result, error) {
+	now := k.clock.Now()
+	d, err := k.AllowNAt(now, key, n)
 	if err != nil {
 		return Result{}, err
 	}
 	c := Config{Limit: d.Limit}
 	if s := k.held(key); s != nil {
-		c = ConfigOf(s, k.clock.Now())
+		c = ConfigOf(s, now)
 	}
-	return Result{Allowed: d.Allowed, Limits: []Outcome{{Name: DefaultLimitName, Config: c, Decision: d}}}, nil
+	limits = append(limits[:0], Outcome{Name: DefaultLimitName, Config: c, Decision: d})
+	return Result{Allowed: d.Allowed, Limits: limits}, nil
 }
 
 // held returns key's strategy, or nil when the key is not held (evicted

@@ -81,7 +81,7 @@ func (m *Middleware) writeHeaders(h http.Header, res limiter.Result) {
 	switch m.opts.Headers {
 	case HeadersDraft10:
 		h[hPolicy] = m.policy(res.Limits)
-		h[hRateLimit] = []string{rateLimitValue(res)}
+		h[hRateLimit] = m.rateLimit(res)
 	case HeadersDraft06, HeadersXRateLimit:
 		if len(res.Limits) == 0 {
 			break
@@ -180,6 +180,47 @@ func appendRate(b []byte, rate float64) []byte {
 	return append(b, '"')
 }
 
+// valueCache is one RateLimit value of a single limit, kept because most
+// responses repeat a few (a client far from its limit is told the same r and
+// t request after request).
+type valueCache struct {
+	name      string
+	remaining int
+	t         int64
+	value     []string
+}
+
+const valueCacheSize = 64
+
+// rateLimit returns the RateLimit field's value: from a small direct-mapped
+// cache for a single limit, else formatted.
+func (m *Middleware) rateLimit(res limiter.Result) []string {
+	if len(res.Limits) != 1 {
+		return []string{rateLimitValue(res)}
+	}
+	o := res.Limits[0]
+	t := int64(-1)
+	if w := resetOf(o); w != limiter.Never {
+		t = ceilSeconds(w)
+	}
+	slot := &m.values[uint64(o.Remaining*31+int(t))%valueCacheSize]
+	if c := slot.Load(); c != nil && c.remaining == o.Remaining && c.t == t && c.name == o.Name {
+		return c.value
+	}
+	c := &valueCache{name: o.Name, remaining: o.Remaining, t: t, value: []string{rateLimitValue(res)}}
+	slot.Store(c)
+	return c.value
+}
+
+// resetOf is the wait a limit's t parameter states: its retry-after if it
+// denied the request, else the time until it is back to full.
+func resetOf(o limiter.Outcome) time.Duration {
+	if !o.Allowed {
+		return o.RetryAfter
+	}
+	return o.ResetAfter
+}
+
 // rateLimitValue is the RateLimit field: one item per limit.
 func rateLimitValue(res limiter.Result) string {
 	var buf [128]byte
@@ -191,11 +232,7 @@ func rateLimitValue(res limiter.Result) string {
 		b = appendSFString(b, o.Name)
 		b = append(b, ";r="...)
 		b = strconv.AppendInt(b, int64(max(o.Remaining, 0)), 10)
-		t := o.ResetAfter
-		if !o.Allowed {
-			t = o.RetryAfter
-		}
-		if t != limiter.Never {
+		if t := resetOf(o); t != limiter.Never {
 			b = append(b, ";t="...)
 			b = strconv.AppendInt(b, ceilSeconds(t), 10)
 		}

@@ -59,9 +59,15 @@ type Options struct {
 // Middleware limits the requests of an http.Handler with a [Limiter]. It is
 // safe for concurrent use.
 type Middleware struct {
-	l           Limiter
-	opts        Options
+	l    Limiter
+	opts Options
+	// The limiters of package limiter are called directly, with an
+	// outcome buffer on the stack: through the interface, the outcomes
+	// would be allocated on every request.
+	keyed       *limiter.Keyed
+	policies    *limiter.Policy
 	policyCache atomic.Pointer[policyCache]
+	values      [valueCacheSize]atomic.Pointer[valueCache]
 }
 
 // New returns a middleware deciding by l with opts. It returns an error
@@ -85,7 +91,14 @@ func New(l Limiter, opts Options) (*Middleware, error) {
 	if opts.OnError == nil {
 		opts.OnError = func(r *http.Request, err error) { log.Printf("httplimit: %s %s: %v", r.Method, r.URL.Path, err) }
 	}
-	return &Middleware{l: l, opts: opts}, nil
+	m := &Middleware{l: l, opts: opts}
+	switch l := l.(type) {
+	case *limiter.Keyed:
+		m.keyed = l
+	case *limiter.Policy:
+		m.policies = l
+	}
+	return m, nil
 }
 
 // Handler wraps next: the shape of a chi, gorilla/mux or alice middleware,
@@ -111,20 +124,37 @@ func (m *Middleware) serve(w http.ResponseWriter, r *http.Request, next http.Han
 			return
 		}
 	}
-	res, err := m.l.Take(r.Context(), key, n)
+	var buf [4]limiter.Outcome
+	res, err := m.take(r.Context(), key, n, buf[:0])
 	if err != nil {
 		m.fail(w, r, next, fmt.Errorf("httplimit: limiter for key %q: %w", key, err))
 		return
 	}
 	m.writeHeaders(w.Header(), res)
 	if !res.Allowed {
-		if m.opts.OnDenied != nil {
-			m.opts.OnDenied(r, key, res)
-		}
-		m.opts.Denied(w, r, res)
+		m.deny(w, r, key, limiter.Result{Allowed: false, Limits: append([]limiter.Outcome(nil), res.Limits...)})
 		return
 	}
 	next.ServeHTTP(w, r)
+}
+
+func (m *Middleware) take(ctx context.Context, key string, n int, buf []limiter.Outcome) (limiter.Result, error) {
+	switch {
+	case m.keyed != nil:
+		return m.keyed.TakeInto(ctx, key, n, buf)
+	case m.policies != nil:
+		return m.policies.TakeInto(ctx, key, n, buf)
+	}
+	return m.l.Take(ctx, key, n)
+}
+
+// deny hands a denial to the hooks; res is the caller's own copy, since
+// they may keep it.
+func (m *Middleware) deny(w http.ResponseWriter, r *http.Request, key string, res limiter.Result) {
+	if m.opts.OnDenied != nil {
+		m.opts.OnDenied(r, key, res)
+	}
+	m.opts.Denied(w, r, res)
 }
 
 func (m *Middleware) fail(w http.ResponseWriter, r *http.Request, next http.Handler, err error) {

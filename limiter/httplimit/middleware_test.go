@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -255,4 +257,31 @@ func TestPolicyHeaders(t *testing.T) {
 	m, h = mustNew(t, p, httplimit.Options{Headers: httplimit.HeadersDraft06})
 	check(t, "draft 06 binding", do(m.Handler(h), request("192.0.2.1:1")), response{429, map[string]string{"RateLimit-Limit": "3", "RateLimit-Remaining": "0",
 		"RateLimit-Reset": "58", "Retry-After": "58", "Content-Type": "application/problem+json"}, quotaBody + `"detail":"retry after 58 s","violated-policies":["minute"]}`})
+}
+
+// Concurrent requests share the policy and RateLimit value caches; under
+// -race this checks they are safe, and the count checks each request was
+// decided once.
+func TestConcurrentRequests(t *testing.T) {
+	k, _ := keyedAt(t, limiter.Config{Kind: limiter.KindFixedWindow, Limit: 50, Window: time.Minute}, 0)
+	m, _ := mustNew(t, k, httplimit.Options{})
+	var ok atomic.Int64
+	h := m.Handler(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { ok.Add(1) }))
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 40 {
+				got := do(h, request("192.0.2."+strconv.Itoa(g%2)+":1"))
+				if got.fields["RateLimit-Policy"] != `"default";q=50;w=60` || got.fields["RateLimit"] == "" {
+					t.Errorf("request %d: fields %v", i, got.fields)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if ok.Load() != 100 {
+		t.Errorf("%d requests admitted, want 100 (50 for each of 2 clients)", ok.Load())
+	}
 }
