@@ -53,8 +53,8 @@ func (k *Keyed) held(key string) Strategy {
 // strategies of this package (and any strategy with such a method), and
 // otherwise what s.State(now) tells: Kind, the rate and burst (token bucket,
 // GCRA), the capacity and a leak interval of 1/Rate rounded to the
-// nanosecond (leaky bucket), or the limit and window (window strategies);
-// for an unknown Kind, only Limit.
+// nanosecond (leaky bucket), or the limit and window (window strategies
+// and any other Kind).
 func ConfigOf(s Strategy, now Instant) Config {
 	if c, ok := s.(interface{ Config() Config }); ok {
 		return c.Config()

@@ -8,6 +8,8 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+
+	"github.com/ratelab/ratelab/limiter"
 )
 
 // KeyFunc returns the key a request is limited by: a client address, an API
@@ -50,14 +52,14 @@ type IPOptions struct {
 // forwarding header when the peer is a trusted proxy (see
 // [IPOptions.TrustedProxies]); an unreadable entry in that header stops the
 // walk at the trusted proxy that appended it, whose address is then the
-// key. It returns an error wrapping [ErrInvalid] for a Header other than
+// key. It returns an error wrapping [limiter.ErrInvalid] for a Header other than
 // X-Forwarded-For or Forwarded or an IPv6Prefix out of range.
 func KeyByIP(opts IPOptions) (KeyFunc, error) {
 	switch {
 	case opts.IPv6Prefix == 0:
 		opts.IPv6Prefix = 64
 	case opts.IPv6Prefix < 0 || opts.IPv6Prefix > 128:
-		return nil, fmt.Errorf("httplimit: IPv6 prefix /%d is out of range; want 1 to 128: %w", opts.IPv6Prefix, ErrInvalid)
+		return nil, fmt.Errorf("httplimit: IPv6 prefix /%d is out of range; want 1 to 128: %w", opts.IPv6Prefix, limiter.ErrInvalid)
 	}
 	forwarded := false
 	switch http.CanonicalHeaderKey(opts.Header) {
@@ -66,7 +68,7 @@ func KeyByIP(opts IPOptions) (KeyFunc, error) {
 	case "Forwarded":
 		opts.Header, forwarded = "Forwarded", true
 	default:
-		return nil, fmt.Errorf("httplimit: forwarding header %q is unknown; want X-Forwarded-For or Forwarded: %w", opts.Header, ErrInvalid)
+		return nil, fmt.Errorf("httplimit: forwarding header %q is unknown; want X-Forwarded-For or Forwarded: %w", opts.Header, limiter.ErrInvalid)
 	}
 	trusted := append([]netip.Prefix(nil), opts.TrustedProxies...)
 	for i, p := range trusted {
@@ -75,10 +77,6 @@ func KeyByIP(opts IPOptions) (KeyFunc, error) {
 	ip := &ipKey{trusted: trusted, header: opts.Header, forwarded: forwarded, v6bits: opts.IPv6Prefix}
 	return ip.key, nil
 }
-
-// ErrInvalid is wrapped by the errors of this package's constructors for a
-// parameter out of range.
-var ErrInvalid = errors.New("invalid parameter")
 
 type ipKey struct {
 	trusted   []netip.Prefix

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"testing"
 
+	"github.com/ratelab/ratelab/limiter"
 	"github.com/ratelab/ratelab/limiter/httplimit"
 )
 
@@ -68,7 +69,7 @@ func TestKeyErrors(t *testing.T) {
 		{httplimit.IPOptions{IPv6Prefix: 129}, "httplimit: IPv6 prefix /129 is out of range; want 1 to 128: invalid parameter"},
 		{httplimit.IPOptions{Header: "X-Real-IP"}, `httplimit: forwarding header "X-Real-IP" is unknown; want X-Forwarded-For or Forwarded: invalid parameter`},
 	} {
-		if _, err := httplimit.KeyByIP(tc.opts); err == nil || err.Error() != tc.want || !errors.Is(err, httplimit.ErrInvalid) {
+		if _, err := httplimit.KeyByIP(tc.opts); err == nil || err.Error() != tc.want || !errors.Is(err, limiter.ErrInvalid) {
 			t.Errorf("KeyByIP(%+v): %v, want %q", tc.opts, err, tc.want)
 		}
 	}

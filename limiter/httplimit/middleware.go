@@ -58,6 +58,13 @@ type Options struct {
 
 // Middleware limits the requests of an http.Handler with a [Limiter]. It is
 // safe for concurrent use.
+//
+// An admitted request costs no allocation when the limiter is a
+// [*limiter.Keyed] or [*limiter.Policy]: the middleware calls their TakeInto
+// with a buffer on its stack, and repeats recent RateLimit-Policy and
+// RateLimit values instead of formatting them again. Those values' slices
+// are shared between responses: replace a field with Header().Set or Del,
+// never by writing into its slice.
 type Middleware struct {
 	l    Limiter
 	opts Options
@@ -71,13 +78,13 @@ type Middleware struct {
 }
 
 // New returns a middleware deciding by l with opts. It returns an error
-// wrapping [ErrInvalid] when l is nil or opts.Headers is unknown.
+// wrapping [limiter.ErrInvalid] when l is nil or opts.Headers is unknown.
 func New(l Limiter, opts Options) (*Middleware, error) {
 	if l == nil {
-		return nil, fmt.Errorf("httplimit: limiter is nil; want a *limiter.Keyed, a *limiter.Policy or another Limiter: %w", ErrInvalid)
+		return nil, fmt.Errorf("httplimit: limiter is nil; want a *limiter.Keyed, a *limiter.Policy or another Limiter: %w", limiter.ErrInvalid)
 	}
 	if opts.Headers < HeadersDraft10 || opts.Headers > HeadersNone {
-		return nil, fmt.Errorf("httplimit: header style %d is unknown; want HeadersDraft10 to HeadersNone: %w", opts.Headers, ErrInvalid)
+		return nil, fmt.Errorf("httplimit: header style %d is unknown; want HeadersDraft10 to HeadersNone: %w", opts.Headers, limiter.ErrInvalid)
 	}
 	if opts.Key == nil {
 		opts.Key, _ = KeyByIP(IPOptions{})

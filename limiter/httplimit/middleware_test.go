@@ -226,7 +226,7 @@ func TestNewErrors(t *testing.T) {
 		{failing{}, httplimit.Options{Headers: 9}, "httplimit: header style 9 is unknown; want HeadersDraft10 to HeadersNone: invalid parameter"},
 	} {
 		_, err := httplimit.New(tc.l, tc.opts)
-		if err == nil || err.Error() != tc.want || !errors.Is(err, httplimit.ErrInvalid) {
+		if err == nil || err.Error() != tc.want || !errors.Is(err, limiter.ErrInvalid) {
 			t.Errorf("New: %v, want %q wrapping ErrInvalid", err, tc.want)
 		}
 	}
