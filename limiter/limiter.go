@@ -106,7 +106,9 @@ type State struct {
 	// would be only beyond the largest Instant.
 	TAT Instant
 	// EmissionInterval is GCRA's time per token (1/rate); Tolerance is
-	// burst × emission interval. Both are 0 for rate 0 or +Inf.
+	// burst × emission interval. Both are rounded down to whole
+	// nanoseconds (an emission interval is 0 above 1e9 tokens per second)
+	// and are 0 for rate 0 or +Inf.
 	EmissionInterval, Tolerance time.Duration
 	// Window is the window length of the window strategies.
 	Window time.Duration

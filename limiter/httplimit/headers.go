@@ -174,9 +174,15 @@ func appendPolicyItem(b []byte, o limiter.Outcome) []byte {
 	return b
 }
 
+// appendRate appends the ratelab-rate parameter: the rate in plain digits
+// ("2000000000", "0.5") from 1e-4 up, as %g below ("1e-09"), "+Inf".
 func appendRate(b []byte, rate float64) []byte {
 	b = append(b, `;ratelab-rate="`...)
-	b = strconv.AppendFloat(b, rate, 'g', -1, 64)
+	format := byte('f')
+	if rate < 1e-4 {
+		format = 'g'
+	}
+	b = strconv.AppendFloat(b, rate, format, -1, 64)
 	return append(b, '"')
 }
 

@@ -111,6 +111,8 @@ func TestDraft10Buckets(t *testing.T) {
 	}{
 		{limiter.Config{Kind: limiter.KindTokenBucket, Rate: 0.5, Burst: 1}, `"default";q=1;ratelab-rate="0.5"`, `"default";r=0;t=2`, `"default";r=0;t=2`, "2"},
 		{limiter.Config{Kind: limiter.KindGCRA, Rate: 3, Burst: 1}, `"default";q=1;ratelab-rate="3"`, `"default";r=0;t=1`, `"default";r=0;t=1`, "1"},
+		{limiter.Config{Kind: limiter.KindTokenBucket, Rate: 2e9, Burst: 1}, `"default";q=1;ratelab-rate="2000000000"`, `"default";r=0;t=1`, `"default";r=0;t=1`, "1"}, // 1 ns to wait: 1 s
+		{limiter.Config{Kind: limiter.KindTokenBucket, Rate: 1e-9, Burst: 1}, `"default";q=1;ratelab-rate="1e-09"`, `"default";r=0;t=1000000000`, `"default";r=0;t=1000000000`, "1000000000"},
 		{limiter.Config{Kind: limiter.KindLeakyBucket, Capacity: 1, LeakInterval: 250 * time.Millisecond}, `"default";q=1;ratelab-rate="4"`, `"default";r=0;t=1`, `"default";r=0;t=1`, "1"},
 		{limiter.Config{Kind: limiter.KindSlidingWindowLog, Limit: 1, Window: 1500 * time.Millisecond}, `"default";q=1;w=2`, `"default";r=0;t=2`, `"default";r=0;t=2`, "2"},
 	} {
