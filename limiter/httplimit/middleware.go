@@ -60,9 +60,11 @@ type Options struct {
 // safe for concurrent use.
 //
 // An admitted request costs no allocation when the limiter is a
-// [*limiter.Keyed] or [*limiter.Policy]: the middleware calls their TakeInto
-// with a buffer on its stack, and repeats recent RateLimit-Policy and
-// RateLimit values instead of formatting them again. Those values' slices
+// [*limiter.Keyed]: the middleware calls its TakeInto with a buffer on its
+// stack (as for a [*limiter.Policy]), and repeats recent RateLimit-Policy
+// and single-limit RateLimit values instead of formatting them again. A
+// Policy's RateLimit value, a count per limit, is new on most requests and
+// costs two allocations. Those values' slices
 // are shared between responses: replace a field with Header().Set or Del,
 // never by writing into its slice.
 type Middleware struct {

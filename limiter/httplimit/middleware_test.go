@@ -287,3 +287,20 @@ func TestConcurrentRequests(t *testing.T) {
 		t.Errorf("%d requests admitted, want 100 (50 for each of 2 clients)", ok.Load())
 	}
 }
+
+// takeOnly hides Keyed's type, as a shared store would: the middleware then
+// decides through the Limiter interface, with the same response.
+type takeOnly struct{ l httplimit.Limiter }
+
+func (t takeOnly) Take(ctx context.Context, key string, n int) (limiter.Result, error) {
+	return t.l.Take(ctx, key, n)
+}
+
+func TestAnyLimiter(t *testing.T) {
+	k, _ := keyedAt(t, limiter.Config{Kind: limiter.KindFixedWindow, Limit: 1, Window: time.Minute}, 0)
+	m, h := mustNew(t, takeOnly{k}, httplimit.Options{})
+	policy := `"default";q=1;w=60`
+	check(t, "1st", do(m.Handler(h), request("192.0.2.1:1")), response{200, map[string]string{"RateLimit-Policy": policy, "RateLimit": `"default";r=0;t=60`}, ""})
+	check(t, "2nd", do(m.Handler(h), request("192.0.2.1:1")), response{429, map[string]string{"RateLimit-Policy": policy, "RateLimit": `"default";r=0;t=60`,
+		"Retry-After": "60", "Content-Type": "application/problem+json"}, quotaBody + `"detail":"retry after 60 s","violated-policies":["default"]}`})
+}
