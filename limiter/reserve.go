@@ -12,7 +12,10 @@ import (
 // so later requests queue behind it. It is the form of waiting a bucket can
 // promise: nothing admitted later can take the reserved units.
 //
-// A Reservation is used by one goroutine; its bucket may be used by many.
+// A change of rate or burst (SetRate, SetBurst) keeps at most a full
+// bucket's debt: reservations beyond it are forgiven, and Cancel then gives
+// back no more than the bucket is owed. A Reservation is used by one
+// goroutine; its bucket may be used by many.
 type Reservation struct {
 	s     reserving
 	n     int

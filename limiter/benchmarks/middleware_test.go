@@ -66,6 +66,22 @@ func BenchmarkMiddleware(b *testing.B) {
 		}
 		return m.Handler(nothing)
 	})
+	// Two limits on each key, all-or-nothing: what a peer would need two
+	// middlewares for.
+	runMiddleware(b, "ours-policy-2-limits", func() http.Handler {
+		p, err := limiter.NewPolicy([]limiter.Limit{
+			{Name: "second", Config: limiter.Config{Kind: limiter.KindTokenBucket, Rate: mwRate, Burst: mwBurst}},
+			{Name: "day", Config: limiter.Config{Kind: limiter.KindSlidingWindowCounter, Limit: 1 << 40, Window: 24 * time.Hour}},
+		}, limiter.PolicyOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		m, err := httplimit.New(p, httplimit.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return m.Handler(nothing)
+	})
 	runMiddleware(b, "sethvargo-httplimit", func() http.Handler {
 		store, err := sethvargo.New(&sethvargo.Config{Tokens: mwBurst, Interval: time.Second})
 		if err != nil {
