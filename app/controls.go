@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/limiter"
 )
 
@@ -136,6 +137,7 @@ func (c *controls) Render() app.UI {
 			app.Elem("button").ID("step-1s").Class("btn").Title("Move the clock forward by 1 s").Text("+1 s").OnClick(c.onStep(1000)),
 			app.Elem("button").ID("reset").Class("btn danger").Title("A fresh limiter, totals to zero, clock to 0").Text("Reset").OnClick(c.onReset),
 		),
+		&goCode{ID: "playground-go", Setup: explain.GoSetup{From: "the playground", Config: s.Config()}},
 	)
 }
 
