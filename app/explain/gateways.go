@@ -35,10 +35,11 @@ func lessonGateways() Lesson {
 			"decides locally, and writes count + 1 a round trip after its read. The next request reads 16.67 ms after it, " +
 			"before that write has landed, so requests read the same count in pairs, both admit and both write the same " +
 			"value: every second write is a lost update, and 20 per second pass, 60 in 3 s. " +
-			"(d) With instants stamped by the instances, the fastest clock drives the limiter: its stamps are the latest, so " +
-			"every slower stamp is stale and evaluated at the latest instant admitted, and each window opens 300 ms early in " +
-			"real time; the slow instance's first request, stamped −300 ms, even opens a window of its own. 21 pass in the " +
-			"first second, 41 in 3 s. With the store's own clock (Redis TIME) one clock decides, and skew cannot matter: 30. " +
+			"(d) With instants stamped by the instances, the fastest clock drives the limiter: as soon as its stamps pass a " +
+			"window boundary, 300 ms early in real time, the limiter is in the next window, and the slower instances' stamps, " +
+			"now earlier than the latest instant admitted, are evaluated at that instant, in the new window too. The slow " +
+			"instance's first request, stamped −300 ms, even opens a window of its own. 21 pass in the first second, 41 in " +
+			"3 s. With the store's own clock (Redis TIME) one clock decides, and skew cannot matter: 30. " +
 			"Splitting the limit (each instance ⌊10 ÷ 3⌋ = 3) stays under it but wastes budget and breaks when traffic is uneven.",
 		Interview: "Multiple gateway instances need a shared store (Redis) and atomic operations (a Lua script): N instances " +
 			"with local limits admit up to N× the limit, and a read, decide, write sequence without atomicity loses updates " +
@@ -128,11 +129,11 @@ func runGateways(l Lesson) (Result, error) {
 	}
 	atStore := func(e sim.Event, _ int) limiter.Instant { return e.At + gatewayOneWay }
 	stamped := func(e sim.Event, g int) limiter.Instant { return e.At + gatewaySkew[g] }
-	var lost int64
+	var race raceReport
 	steps := []func() error{
 		func() error { return gatewaysLocal(cfg, evs, cols[0].t) },
 		func() error { return gatewaysShared(cfg, evs, atStore, cols[1].t) },
-		func() (err error) { lost, err = gatewaysReadThenWrite(cfg, evs, cols[2].t); return err },
+		func() (err error) { race, err = gatewaysReadThenWrite(cfg, evs, cols[2].t); return err },
 		func() error { return gatewaysShared(cfg, evs, stamped, cols[3].t) },
 		func() error { return gatewaysLocal(split, evs, cols[4].t) },
 	}
@@ -144,7 +145,7 @@ func runGateways(l Lesson) (Result, error) {
 	limit := int64(cfg.Limit) * int64(l.Until/cfg.Window)
 	r := Result{Lesson: l.ID}
 	gatewayTable(&r, l.Until, limit, offered, cols)
-	gatewayFacts(&r, limit, offered.total(), cols[0].t.total(), cols[1].t.total(), cols[2].t.total(), lost, cols[3].t.total(), cols[4].t.total())
+	gatewayFacts(&r, limit, offered.total(), cols[0].t.total(), cols[1].t.total(), cols[2].t.total(), race, cols[3].t.total(), cols[4].t.total())
 	return r, nil
 }
 
@@ -179,14 +180,21 @@ func gatewayTable(r *Result, until time.Duration, limit int64, offered tally, co
 	r.Rows = append(r.Rows, total, latency)
 }
 
-func gatewayFacts(r *Result, limit, offered, local, shared, race, lost, skew, split int64) {
+func gatewayFacts(r *Result, limit, offered, local, shared, race int64, rep raceReport, skew, split int64) {
 	r.add("offered", offered, "offered: %d", offered)
 	r.add("limit", limit, "the limit over the whole run: %d", limit)
 	r.add("local", local, "(a) a local limiter per instance: %d admitted, %d over the limit", local, local-limit)
 	r.add("shared", shared, "(b) one atomic limiter in the shared store: %d admitted", shared)
 	r.add("latency", int64(2*gatewayOneWay), "(b), (c) and (d): every request waits a round trip to the store, %s", dur(2*gatewayOneWay))
 	r.add("race", race, "(c) read-then-write without atomicity: %d admitted, %d over the limit", race, race-limit)
-	r.add("race.lost", lost, "(c) lost updates: %d admitted requests wrote a count another admitted request had already written", lost)
+	r.add("race.lost", rep.lost, "(c) lost updates: %d admitted requests wrote a count another admitted request had already written", rep.lost)
+	if rep.lost > 0 {
+		a, b := rep.first[0], rep.first[1]
+		r.add("race.first", int64(b.sent), "(c) the first lost update: instance %d sent a request at %s and instance %d one at %s; "+
+			"both read %d (at %s and %s, before the first one's write landed at %s), both were admitted and both wrote %d",
+			a.gateway+1, dur(a.sent), b.gateway+1, dur(b.sent), b.read, dur(a.sent+gatewayOneWay), dur(b.sent+gatewayOneWay),
+			dur(a.lands), b.count)
+	}
 	r.add("skew", skew, "(d) instants stamped by instance clocks %s off: %d admitted", skewText(), skew)
 	r.add("skew.store", shared, "(d) the same requests on the store's clock (Redis TIME): %d admitted, as (b)", shared)
 	r.add("split", split, "the limit split per instance: %d admitted", split)
@@ -242,18 +250,14 @@ func gatewaysShared(cfg limiter.Config, evs []sim.Event, stamp func(sim.Event, i
 // the second write repeats the first. Reads and writes are applied at the
 // store in time order; at the same instant a write goes first, having been
 // sent earlier.
-func gatewaysReadThenWrite(cfg limiter.Config, evs []sim.Event, t tally) (lost int64, err error) {
-	type write struct {
-		at     limiter.Instant
-		window int64
-		count  int
-	}
-	counts := map[int64]int{} // window number → count
-	var pending []write       // writes on their way, in the order they land (sent later, land later)
-	written := map[write]bool{}
-	for _, e := range evs {
+func gatewaysReadThenWrite(cfg limiter.Config, evs []sim.Event, t tally) (raceReport, error) {
+	var rep raceReport
+	counts := map[int64]int{}           // window number → count
+	var pending []raceWrite             // writes on their way, in the order they land (sent later, land later)
+	written := map[[2]int64]raceWrite{} // (window, count) → the first write of it
+	for i, e := range evs {
 		read := e.At + gatewayOneWay
-		for len(pending) > 0 && pending[0].at <= read {
+		for len(pending) > 0 && pending[0].lands <= read {
 			counts[pending[0].window] = pending[0].count
 			pending = pending[1:]
 		}
@@ -262,24 +266,46 @@ func gatewaysReadThenWrite(cfg limiter.Config, evs []sim.Event, t tally) (lost i
 		w := int64(e.At / cfg.Window)
 		fw, err := fixedWindowHolding(cfg, time.Duration(w)*cfg.Window, counts[w])
 		if err != nil {
-			return 0, err
+			return rep, err
 		}
 		d, err := fw.AllowN(e.At, e.N)
 		if err != nil {
-			return 0, err
+			return rep, err
 		}
-		if d.Allowed {
-			t.add(e.At, e.N)
-			wr := write{window: w, count: fw.State(e.At).Count}
-			if written[wr] {
-				lost++
+		if !d.Allowed {
+			continue
+		}
+		t.add(e.At, e.N)
+		wr := raceWrite{sent: e.At, lands: read + 2*gatewayOneWay, gateway: i % gateways, window: w,
+			read: counts[w], count: fw.State(e.At).Count}
+		if first, dup := written[[2]int64{w, int64(wr.count)}]; dup {
+			if rep.lost == 0 {
+				rep.first = [2]raceWrite{first, wr}
 			}
-			written[wr] = true
-			wr.at = read + 2*gatewayOneWay
-			pending = append(pending, wr)
+			rep.lost++
+		} else {
+			written[[2]int64{w, int64(wr.count)}] = wr
 		}
+		pending = append(pending, wr)
 	}
-	return lost, nil
+	return rep, nil
+}
+
+// raceReport is what the read-then-write store lost: how many admitted
+// requests wrote a count already written, and the first two that did.
+type raceReport struct {
+	lost  int64
+	first [2]raceWrite
+}
+
+// raceWrite is one admitted request of the read-then-write store: when it
+// was sent and by which instance, the count it read, and the count it wrote,
+// which lands at the store at lands.
+type raceWrite struct {
+	sent, lands limiter.Instant
+	gateway     int
+	window      int64
+	read, count int
 }
 
 // fixedWindowHolding returns a fixed window limiter whose window starting

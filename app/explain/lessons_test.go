@@ -265,6 +265,9 @@ func TestLessonManyGateways(t *testing.T) {
 		{"latency", int64(20 * time.Millisecond), "(b), (c) and (d): every request waits a round trip to the store, 20 ms"},
 		{"race", 60, "(c) read-then-write without atomicity: 60 admitted, 30 over the limit"},
 		{"race.lost", 30, "(c) lost updates: 30 admitted requests wrote a count another admitted request had already written"},
+		{"race.first", int64(16666667), "(c) the first lost update: instance 1 sent a request at 0 s and instance 2 one at " +
+			"16.666667 ms; both read 0 (at 10 ms and 26.666667 ms, before the first one's write landed at 30 ms), both were " +
+			"admitted and both wrote 1"},
 		{"skew", 41, "(d) instants stamped by instance clocks −300 ms, 0 and +300 ms off: 41 admitted"},
 		{"skew.store", 30, "(d) the same requests on the store's clock (Redis TIME): 30 admitted, as (b)"},
 		{"split", 27, "the limit split per instance: 27 admitted"},
@@ -321,15 +324,20 @@ func TestGatewaysReadThenWrite(t *testing.T) {
 	evs := []sim.Event{{At: 0, N: 1}, {At: 5 * time.Millisecond, N: 1}, {At: 25 * time.Millisecond, N: 1},
 		{At: 45 * time.Millisecond, N: 1}}
 	tl := make(tally, 1)
-	lost, err := gatewaysReadThenWrite(cfg, evs, tl)
+	rep, err := gatewaysReadThenWrite(cfg, evs, tl)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The fourth, sent at 45 ms, reads at 55 ms after the writes of 1 (at
 	// 30 ms and 35 ms) and of 2 (at 55 ms: a write at the read's instant
 	// lands first): it reads 2 and is denied.
-	if tl[0] != 3 || lost != 1 {
-		t.Errorf("%d admitted, %d lost updates; want 3, 1", tl[0], lost)
+	if tl[0] != 3 || rep.lost != 1 {
+		t.Errorf("%d admitted, %d lost updates; want 3, 1", tl[0], rep.lost)
+	}
+	want := [2]raceWrite{{sent: 0, lands: 30 * time.Millisecond, gateway: 0, read: 0, count: 1},
+		{sent: 5 * time.Millisecond, lands: 35 * time.Millisecond, gateway: 1, read: 0, count: 1}}
+	if rep.first != want {
+		t.Errorf("first lost update %+v; want %+v", rep.first, want)
 	}
 }
 
@@ -574,7 +582,7 @@ func TestLessonTextsMatchRuns(t *testing.T) {
 					dur(rtt/2), r.f("shared")/secs, dur(rtt)),
 				fmt.Sprintf("The next request reads %.2f ms after it", float64(evs[1].At-evs[0].At)/1e6),
 				fmt.Sprintf("%d per second pass, %d in %s", r.f("race")/secs, r.f("race"), dur(l.Until)),
-				fmt.Sprintf("each window opens %s early", dur(gatewaySkew[gateways-1])),
+				fmt.Sprintf("window boundary, %s early in real time", dur(gatewaySkew[gateways-1])),
 				fmt.Sprintf("stamped −%s", dur(-gatewaySkew[0])),
 				fmt.Sprintf("%s pass in the first second, %d in %s", r.Rows[0][5], r.f("skew"), dur(l.Until)),
 				fmt.Sprintf("skew cannot matter: %d", r.f("skew.store")),
