@@ -252,45 +252,77 @@ func rebase(debt, fromUnit, toUnit int64) int64 {
 	return q.Int64()
 }
 
+// maxRate is the largest finite rate, in tokens per second: 1000 tokens per
+// nanosecond, a terabyte per second with n in bytes.
+const maxRate = 1e12
+
 // newBucketMath validates a rate in tokens per second and a burst and returns
 // their exact arithmetic. The rate is read as a fraction p/q with q ≤ 1e9
 // (see rational): 0.1 as one tenth, 1/3.0 as one third, and any rate within
 // a relative 1e-12, or within 1e-9 when the closer fraction's denominator
-// would overflow burst × q × 1e9 (a float rate such as 121.57665459056938,
+// would overflow burst × unit (a float rate such as 121.57665459056938,
 // reached by scaling 1000 down by 0.9 nineteen times, with a burst of 5000).
+// Where burst × q × 1e9 would overflow, p/(q × 1e9) tokens per nanosecond
+// is taken in lowest terms (see fraction), so that a rate of whole tokens
+// per nanosecond (2e9 per second: 2 per ns) has unit 1 and takes any burst,
+// and 125e6 per second (1/8 per ns) bursts of up to 2.9e17.
 func newBucketMath(rate float64, burst int) (*bucketMath, error) {
 	switch {
 	case math.IsNaN(rate):
-		return nil, errorf("rate NaN is not a number; want tokens per second in [0, 1e9] or +Inf")
+		return nil, errorf("rate NaN is not a number; want tokens per second in [0, 1e12] or +Inf")
 	case rate < 0:
-		return nil, errorf("rate %g is negative; want tokens per second in [0, 1e9] or +Inf", rate)
-	case !math.IsInf(rate, 1) && rate > 1e9:
-		return nil, errorf("rate %g gives an emission interval below 1 ns; want tokens per second in [0, 1e9] or +Inf", rate)
+		return nil, errorf("rate %g is negative; want tokens per second in [0, 1e12] or +Inf", rate)
+	case !math.IsInf(rate, 1) && rate > maxRate:
+		return nil, errorf("rate %g is above 1e12 (1000 tokens per ns); want tokens per second in [0, 1e12] or +Inf", rate)
 	case burst < 0:
 		return nil, errorf("burst %d is negative; want >= 0", burst)
 	}
 	if math.IsInf(rate, 1) {
 		return params(bucketMath{perNs: 0, unit: 1, burst: int64(burst), inf: true, rate: rate}), nil
 	}
-	p, q := rational(rate, 1e-12)
-	if burst > 0 && int64(burst) > maxUnits/(q*1e9) {
-		// Too fine a fraction for this burst: the simplest one within the
-		// stated precision, 1e-9, has a smaller denominator.
-		p, q = rational(rate, 1e-9)
-	}
-	if p == 0 && rate > 0 {
+	perNs, unit := fraction(rate, burst)
+	if perNs == 0 && rate > 0 {
 		// Below one token per 1e9 s the fraction's denominator would pass
 		// 1e9: such a rate used to become 0 silently.
-		return nil, errorf("rate %g is below 1e-9 and would round to 0; want 0 or tokens per second in [1e-9, 1e9] or +Inf", rate)
+		return nil, errorf("rate %g is below 1e-9 and would round to 0; want 0 or tokens per second in [1e-9, 1e12] or +Inf", rate)
 	}
-	b := bucketMath{perNs: p, unit: q * 1e9, burst: int64(burst), rate: rate}
-	if p == 0 {
-		b.unit = 1e9
+	if b := int64(burst); b > maxUnits/unit {
+		return nil, errorf("burst %d at rate %g overflows the exact arithmetic; want burst <= %d at this rate", burst, rate, maxUnits/unit)
 	}
-	if b.burst > maxUnits/b.unit {
-		return nil, errorf("burst %d at rate %g overflows the exact arithmetic; want burst <= %d at this rate", burst, rate, maxUnits/b.unit)
+	return params(bucketMath{perNs: perNs, unit: unit, burst: int64(burst), rate: rate}), nil
+}
+
+// fraction returns the rate as perNs/unit tokens per nanosecond with burst ×
+// unit within the arithmetic's range if it can: p/(q × 1e9) for the
+// fraction p/q within a relative 1e-12 of rate, else in lowest terms, else
+// the same for the fraction within 1e-9 (the last, when none fits, for the
+// caller's error). The form with q × 1e9 is kept whenever it fits, so that
+// rates with the same q share a unit and changing between them (SetRate)
+// keeps the debt exact.
+func fraction(rate float64, burst int) (perNs, unit int64) {
+	for _, tol := range []float64{1e-12, 1e-9} {
+		p, q := rational(rate, tol)
+		if p == 0 {
+			return 0, 1e9
+		}
+		perNs, unit = p, q*1e9
+		if int64(burst) <= maxUnits/unit {
+			return perNs, unit
+		}
+		g := gcd(p, unit)
+		perNs, unit = p/g, unit/g
+		if int64(burst) <= maxUnits/unit {
+			return perNs, unit
+		}
 	}
-	return params(b), nil
+	return perNs, unit
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // rational returns the fraction p/q, q ≤ 1e9, for x ≥ 0: the first
@@ -311,11 +343,11 @@ func rational(x, tol float64) (p, q int64) {
 		if a > 1e18 {
 			break
 		}
+		if a*float64(h1)+float64(h0) > maxUnits || a*float64(k1)+float64(k0) > 1e9 {
+			break // the numerator would pass the arithmetic's range, or q 1e9
+		}
 		ai := int64(a)
 		h2, k2 := ai*h1+h0, ai*k1+k0
-		if k2 > 1e9 || h2 < 0 {
-			break
-		}
 		h0, h1, k0, k1 = h1, h2, k1, k2
 		if math.Abs(float64(h1)/float64(k1)-x) <= tol*x {
 			break

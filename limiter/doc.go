@@ -87,6 +87,18 @@
 // client in debt keeps its debt); sweeping can also be amortised over
 // requests ([KeyedOptions].SweepEvery), with no goroutine.
 //
+// # Several limits, waiting, HTTP
+//
+// A [Policy] applies several named limits to each key ("10 per second and
+// 1000 per hour"), all-or-nothing: a request is admitted only if every limit
+// admits it, and a denial spends nothing anywhere; its [Result] holds one
+// [Outcome] per limit. [Keyed.Take] and [Policy.Take] return a Result, the
+// form package httplimit (net/http middleware, in limiter/httplimit) and
+// shared stores decide in. The token bucket, GCRA and leaky bucket can also
+// promise a later admission: Reserve(now, n) ([TokenBucket.Reserve]) returns
+// a [Reservation] with its Delay and an exact Cancel, and a [Waiter] blocks
+// for it with a context (a window strategy cannot: [ErrNotReservable]).
+//
 // # Sources
 //
 //   - GCRA: ITU-T Recommendation I.371, "Traffic control and congestion
@@ -98,5 +110,9 @@
 //   - Token bucket API (Allow / AllowN at an explicit instant):
 //     golang.org/x/time/rate, whose decisions this package's token bucket
 //     reproduces (a differential test checks it) with exact instead of
-//     float64 arithmetic.
+//     float64 arithmetic; Reserve, Cancel and Wait follow its Reservation
+//     and Wait, fixing golang/go #54541 (a wait past the deadline fails at
+//     once) and #56924 (Cancel restores exactly).
+//   - HTTP fields: IETF draft-ietf-httpapi-ratelimit-headers (drafts 06 and
+//     10) and RFC 9110 §10.2.3 (Retry-After).
 package limiter

@@ -50,6 +50,13 @@ func checkWindow(limit int, window time.Duration) error {
 // Kind returns KindFixedWindow.
 func (fw *FixedWindow) Kind() Kind { return KindFixedWindow }
 
+// Config returns the limiter's kind, limit and window, as [New] takes them.
+func (fw *FixedWindow) Config() Config {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	return Config{Kind: KindFixedWindow, Limit: int(fw.limit), Window: fw.window}
+}
+
 // at returns the evaluation instant, its window number and the count in it.
 func (fw *FixedWindow) at(now Instant) (Instant, int64, int64) {
 	if fw.used && now < fw.last {

@@ -44,6 +44,13 @@ func NewGCRA(rate float64, burst int) (*GCRA, error) {
 // Kind returns KindGCRA.
 func (g *GCRA) Kind() Kind { return KindGCRA }
 
+// Config returns the limiter's kind, rate and burst, as [New] takes them.
+func (g *GCRA) Config() Config {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return Config{Kind: KindGCRA, Rate: g.m.rate, Burst: int(g.m.burst)}
+}
+
 // Rate returns the rate in tokens per second.
 func (g *GCRA) Rate() float64 {
 	g.mu.Lock()

@@ -18,14 +18,17 @@ func RetryAfterSeconds(d Decision) string {
 
 // RateLimitHeaders returns the values of the RateLimit-Limit,
 // RateLimit-Remaining and RateLimit-Reset fields of the IETF httpapi draft
-// "RateLimit header fields for HTTP" (drafts 00 to 06; draft 07 merged them
-// into one RateLimit field) for a decision: the limit, the units remaining
-// (≥ 0), and the seconds until the reset, rounded up, at least 1. The reset
-// is ResetAfter, except for a denial that has a Retry-After: there it is
-// RetryAfter, since the draft asks that a response with both fields name
-// the same point in time in each. reset is "" when that wait is Never (rate
-// 0: the quota never comes back), where no reset applies and the field is
-// best left out.
+// "RateLimit header fields for HTTP", drafts 00 to 06 (draft 07 merged them
+// into one RateLimit field; draft 10's RateLimit and RateLimit-Policy
+// structured fields, one item per limit, are written by package httplimit),
+// for a decision: the limit, the units remaining (≥ 0), and the seconds
+// until the reset, rounded up, at least 1. These older fields are still
+// what many clients read, and httplimit sends them on request
+// (HeadersDraft06). The reset is ResetAfter, except for a denial that has a
+// Retry-After: there it is RetryAfter, following draft 06's rule that a
+// response carrying both fields name the same point in time in each. reset
+// is "" when that wait is Never (rate 0: the quota never comes back), where
+// no reset applies and the field is best left out.
 func RateLimitHeaders(d Decision) (limit, remaining, reset string) {
 	w := d.ResetAfter
 	if !d.Allowed && d.RetryAfter != Never {

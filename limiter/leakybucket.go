@@ -49,6 +49,14 @@ func leakyMath(capacity int, interval time.Duration) (*bucketMath, error) {
 // Kind returns KindLeakyBucket.
 func (lb *LeakyBucket) Kind() Kind { return KindLeakyBucket }
 
+// Config returns the bucket's kind, capacity and leak interval, as [New]
+// takes them.
+func (lb *LeakyBucket) Config() Config {
+	lb.mu.Lock()
+	defer lb.mu.Unlock()
+	return Config{Kind: KindLeakyBucket, Capacity: int(lb.m.burst), LeakInterval: lb.m.interval}
+}
+
 func (lb *LeakyBucket) at(now Instant) (Instant, int64) {
 	if !lb.used {
 		return now, 0

@@ -91,7 +91,8 @@ type State struct {
 	// Limit is the burst, capacity or window limit.
 	Limit int
 	// Tokens is the fractional number of tokens in the bucket (token bucket,
-	// GCRA), between 0 and Limit.
+	// GCRA), between 0 and Limit, or below 0 while a Reservation's debt is
+	// being paid back.
 	Tokens float64
 	// Rate is the refill rate in tokens per second (token bucket, GCRA) or
 	// the leak rate in units per second (leaky bucket).
@@ -105,7 +106,9 @@ type State struct {
 	// would be only beyond the largest Instant.
 	TAT Instant
 	// EmissionInterval is GCRA's time per token (1/rate); Tolerance is
-	// burst × emission interval. Both are 0 for rate 0 or +Inf.
+	// burst × emission interval. Both are rounded down to whole
+	// nanoseconds (an emission interval is 0 above 1e9 tokens per second)
+	// and are 0 for rate 0 or +Inf.
 	EmissionInterval, Tolerance time.Duration
 	// Window is the window length of the window strategies.
 	Window time.Duration

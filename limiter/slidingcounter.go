@@ -45,6 +45,13 @@ func NewSlidingWindowCounter(limit int, window time.Duration) (*SlidingWindowCou
 // Kind returns KindSlidingWindowCounter.
 func (sc *SlidingWindowCounter) Kind() Kind { return KindSlidingWindowCounter }
 
+// Config returns the counter's kind, limit and window, as [New] takes them.
+func (sc *SlidingWindowCounter) Config() Config {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	return Config{Kind: KindSlidingWindowCounter, Limit: int(sc.limit), Window: sc.window}
+}
+
 // counts is the counter's state brought to one instant.
 type counts struct {
 	at                 Instant

@@ -51,6 +51,13 @@ func checkLogLimit(limit int, window time.Duration) error {
 // Kind returns KindSlidingWindowLog.
 func (sl *SlidingWindowLog) Kind() Kind { return KindSlidingWindowLog }
 
+// Config returns the log's kind, limit and window, as [New] takes them.
+func (sl *SlidingWindowLog) Config() Config {
+	sl.mu.Lock()
+	defer sl.mu.Unlock()
+	return Config{Kind: KindSlidingWindowLog, Limit: sl.limit, Window: sl.window}
+}
+
 func (sl *SlidingWindowLog) entry(i int) Instant {
 	return sl.ring[(sl.head+i)%len(sl.ring)]
 }

@@ -20,13 +20,17 @@ type TokenBucket struct {
 
 // NewTokenBucket returns a full token bucket.
 //
-// rate is in tokens per second, ≥ 0 and ≤ 1e9 (an emission interval of at
-// least 1 ns), or math.Inf(1) to allow everything; 0 means the initial burst
-// is spent once and never refilled. burst is the bucket size in tokens, ≥ 0;
-// with burst 0 and a finite rate, no request of n ≥ 1 is ever allowed. It
-// returns an error naming the parameter when rate is NaN, negative, above
-// 1e9 or positive but below 1e-9, when burst is negative, or when burst × the rate's denominator would
-// overflow the exact arithmetic.
+// rate is in tokens per second, ≥ 0 and ≤ 1e12 (1000 tokens per
+// nanosecond: bandwidth in bytes per second fits), or math.Inf(1) to allow
+// everything; 0 means the initial burst is spent once and never refilled.
+// burst is the bucket size in tokens, ≥ 0; with burst 0 and a finite rate,
+// no request of n ≥ 1 is ever allowed. It returns an error naming the
+// parameter when rate is NaN, negative, above 1e12 or positive but below
+// 1e-9, when burst is negative, or when burst × the rate's denominator
+// would overflow the exact arithmetic: the error names the largest burst at
+// that rate (2.3e9 at 1 per second or any whole rate, 3.3e8 at 1/7 per
+// second; any burst at whole tokens per nanosecond, 2.9e17 at 125e6 per
+// second).
 func NewTokenBucket(rate float64, burst int) (*TokenBucket, error) {
 	m, err := newBucketMath(rate, burst)
 	if err != nil {
@@ -37,6 +41,13 @@ func NewTokenBucket(rate float64, burst int) (*TokenBucket, error) {
 
 // Kind returns KindTokenBucket.
 func (tb *TokenBucket) Kind() Kind { return KindTokenBucket }
+
+// Config returns the bucket's kind, rate and burst, as [New] takes them.
+func (tb *TokenBucket) Config() Config {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return Config{Kind: KindTokenBucket, Rate: tb.m.rate, Burst: int(tb.m.burst)}
+}
 
 // Rate returns the refill rate in tokens per second.
 func (tb *TokenBucket) Rate() float64 {

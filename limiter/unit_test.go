@@ -21,15 +21,15 @@ func TestConstructorErrors(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"tb NaN", err2(limiter.NewTokenBucket(math.NaN(), 1)), "limiter: rate NaN is not a number; want tokens per second in [0, 1e9] or +Inf"},
-		{"tb negative rate", err2(limiter.NewTokenBucket(-1, 1)), "limiter: rate -1 is negative; want tokens per second in [0, 1e9] or +Inf"},
-		{"tb -Inf", err2(limiter.NewTokenBucket(math.Inf(-1), 1)), "limiter: rate -Inf is negative; want tokens per second in [0, 1e9] or +Inf"},
-		{"tb rate above 1e9", err2(limiter.NewTokenBucket(2e9, 1)), "limiter: rate 2e+09 gives an emission interval below 1 ns; want tokens per second in [0, 1e9] or +Inf"},
-		{"tb rate below 1e-9", err2(limiter.NewTokenBucket(1e-10, 1)), "limiter: rate 1e-10 is below 1e-9 and would round to 0; want 0 or tokens per second in [1e-9, 1e9] or +Inf"},
+		{"tb NaN", err2(limiter.NewTokenBucket(math.NaN(), 1)), "limiter: rate NaN is not a number; want tokens per second in [0, 1e12] or +Inf"},
+		{"tb negative rate", err2(limiter.NewTokenBucket(-1, 1)), "limiter: rate -1 is negative; want tokens per second in [0, 1e12] or +Inf"},
+		{"tb -Inf", err2(limiter.NewTokenBucket(math.Inf(-1), 1)), "limiter: rate -Inf is negative; want tokens per second in [0, 1e12] or +Inf"},
+		{"tb rate above 1e12", err2(limiter.NewTokenBucket(2e12, 1)), "limiter: rate 2e+12 is above 1e12 (1000 tokens per ns); want tokens per second in [0, 1e12] or +Inf"},
+		{"tb rate below 1e-9", err2(limiter.NewTokenBucket(1e-10, 1)), "limiter: rate 1e-10 is below 1e-9 and would round to 0; want 0 or tokens per second in [1e-9, 1e12] or +Inf"},
 		{"tb negative burst", err2(limiter.NewTokenBucket(1, -1)), "limiter: burst -1 is negative; want >= 0"},
 		{"tb overflow", err2(limiter.NewTokenBucket(1, math.MaxInt)), "limiter: burst 9223372036854775807 at rate 1 overflows the exact arithmetic; want burst <= 2305843009 at this rate"},
-		{"gcra NaN", err2(limiter.NewGCRA(math.NaN(), 1)), "limiter: rate NaN is not a number; want tokens per second in [0, 1e9] or +Inf"},
-		{"gcra rate above 1e9", err2(limiter.NewGCRA(1e9+1, 1)), "limiter: rate 1.000000001e+09 gives an emission interval below 1 ns; want tokens per second in [0, 1e9] or +Inf"},
+		{"gcra NaN", err2(limiter.NewGCRA(math.NaN(), 1)), "limiter: rate NaN is not a number; want tokens per second in [0, 1e12] or +Inf"},
+		{"gcra rate above 1e12", err2(limiter.NewGCRA(1e12+1, 1)), "limiter: rate 1.000000000001e+12 is above 1e12 (1000 tokens per ns); want tokens per second in [0, 1e12] or +Inf"},
 		{"gcra negative burst", err2(limiter.NewGCRA(1, -3)), "limiter: burst -3 is negative; want >= 0"},
 		{"gcra overflow", err2(limiter.NewGCRA(1.0/3, math.MaxInt/2)), "limiter: burst 4611686018427387903 at rate 0.3333333333333333 overflows the exact arithmetic; want burst <= 768614336 at this rate"},
 		{"leaky capacity 0", err2(limiter.NewLeakyBucket(0, time.Second)), "limiter: capacity 0 is below 1; want >= 1"},
@@ -106,9 +106,9 @@ func TestSetterErrorsChangeNothing(t *testing.T) {
 		err  error
 		want string
 	}{
-		{tb.SetRate(0, math.NaN()), "limiter: rate NaN is not a number; want tokens per second in [0, 1e9] or +Inf"},
+		{tb.SetRate(0, math.NaN()), "limiter: rate NaN is not a number; want tokens per second in [0, 1e12] or +Inf"},
 		{tb.SetBurst(0, -1), "limiter: burst -1 is negative; want >= 0"},
-		{g.SetRate(0, -2), "limiter: rate -2 is negative; want tokens per second in [0, 1e9] or +Inf"},
+		{g.SetRate(0, -2), "limiter: rate -2 is negative; want tokens per second in [0, 1e12] or +Inf"},
 		{g.SetBurst(0, -1), "limiter: burst -1 is negative; want >= 0"},
 		{lb.SetCapacity(0, 0), "limiter: capacity 0 is below 1; want >= 1"},
 		{lb.SetLeakInterval(0, 0), "limiter: leak interval 0s is below 1ns; want >= 1ns"},

@@ -28,6 +28,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/ratelab/ratelab/app/explain"
+	"github.com/ratelab/ratelab/limiter"
 )
 
 // repoRoot is where bin/server and web/ are, from app/e2e.
@@ -111,6 +113,10 @@ func testTokenBucket(p *page) {
 	p.waitText("#rate-value", "0.5 tokens/s")
 	p.waitValue("#rate-num", "0.5")
 	p.waitText("#level-of", " of 3 tokens")
+	// "Copy as Go" writes exactly this limit.
+	if got, want := p.eval(`document.querySelector("#playground-go-code").textContent`), explain.GoProgram(explain.GoSetup{From: "the playground", Config: limiter.Config{Kind: limiter.KindTokenBucket, Rate: 0.5, Burst: 3}}); got != want {
+		p.t.Errorf("the playground's Go code =\n%s\nwant\n%s", got, want)
+	}
 
 	p.click("#pause")
 	p.waitText("#clock-state", "paused")

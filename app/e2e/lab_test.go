@@ -52,6 +52,7 @@ func TestLab(t *testing.T) {
 	t.Run("Overload", func(t *testing.T) { p.t = t; testLabOverload(p) })
 	t.Run("ClientFieldMessages", func(t *testing.T) { p.t = t; testLabClientMessages(p) })
 	t.Run("CopyLink", func(t *testing.T) { p.t = t; testLabCopy(p) })
+	t.Run("CopyAsGo", func(t *testing.T) { p.t = t; testLabCopyAsGo(p) })
 	t.Run("LinkCarriesChoices", func(t *testing.T) { p.t = t; testLabLinkChoices(p) })
 	t.Run("LongTraceNames", func(t *testing.T) { p.t = t; testLabLongTraceNames(p) })
 }
@@ -1405,6 +1406,62 @@ func testLabCopy(p *page) {
 	f.waitGone("#share-error")
 	f.setSelect("speed", "2")
 	f.waitText("#copy-link", "Copy link")
+}
+
+// testLabCopyAsGo: each lane's "Copy as Go" shows and copies exactly
+// explain.GoProgram for the lane, tiers included, and follows a change of
+// the lane.
+func testLabCopyAsGo(p *page) {
+	s := sim.Setup{
+		Lanes: []sim.LaneSpec{
+			{Config: limiter.Config{Kind: limiter.KindTokenBucket, Rate: 2, Burst: 3}, Tiers: map[string]limiter.Config{"pro": {Kind: limiter.KindTokenBucket, Rate: 10, Burst: 15}}},
+			{Config: limiter.Config{Kind: limiter.KindSlidingWindowLog, Limit: 4, Window: 1500 * time.Millisecond}},
+		},
+		Tiers: map[string]float64{"pro": 5},
+		Clients: []sim.Client{
+			{Name: "free", Pattern: sim.Pattern{Kind: sim.PatternNone}, Weight: 1},
+			{Name: "paid", Pattern: sim.Pattern{Kind: sim.PatternNone}, Weight: 1, Tier: "pro"},
+		},
+		Seed: 1, Speed: 1, Worst: time.Second,
+	}
+	f := p.fresh(p.base + "/lab?" + s.Values().Encode())
+	f.waitCount(".lane[id^=lane-]", 2)
+	f.pauseLab()
+	// The tier's multiple (×5) gives every lane a pro tier: read the lanes
+	// back from the page's own link.
+	u, err := url.Parse(f.eval(`document.getElementById("share-link").value`))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	got, err := sim.DecodeSetup(u.Query())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if want := (limiter.Config{Kind: limiter.KindSlidingWindowLog, Limit: 20, Window: 1500 * time.Millisecond}); got.Lanes[1].Tiers["pro"] != want {
+		f.t.Fatalf("lane 2's pro tier %v, want %v", got.Lanes[1].Tiers["pro"], want)
+	}
+	tierOf := map[string]string{"paid": "pro"}
+	want0 := explain.GoProgram(explain.GoSetup{From: "lane 1 of the comparison lab", Config: got.Lanes[0].Config, Tiers: got.Lanes[0].Tiers, TierOf: tierOf})
+	want1 := explain.GoProgram(explain.GoSetup{From: "lane 2 of the comparison lab", Config: got.Lanes[1].Config, Tiers: got.Lanes[1].Tiers, TierOf: tierOf})
+	f.click("#lane-0-go > summary")
+	for id, want := range map[string]string{"#lane-0-go-code": want0, "#lane-1-go-code": want1} {
+		if got := f.eval(`document.querySelector("` + id + `").textContent`); got != want {
+			f.t.Errorf("%s =\n%s\nwant\n%s", id, got, want)
+		}
+	}
+	f.setPermission("clipboard-read", cdpbrowser.PermissionSettingGranted)
+	f.setPermission("clipboard-write", cdpbrowser.PermissionSettingGranted)
+	f.click("#lane-0-go-copy")
+	f.waitText("#lane-0-go-copy", "Copied main.go ✓")
+	if got := f.eval(`navigator.clipboard.readText()`); got != want0 {
+		f.t.Errorf("clipboard after Copy as Go =\n%s\nwant lane 1's program", got)
+	}
+	// Another limit: the code follows, and it is no longer the one copied.
+	f.setSelect("lane-0-kind", "gcra")
+	f.waitText("#lane-0-go-copy", "Copy as Go")
+	if got := f.eval(`document.querySelector("#lane-0-go-code").textContent`); !strings.Contains(got, "return limiter.NewGCRA(") {
+		f.t.Errorf("after switching lane 1 to GCRA, its Go code:\n%s", got)
+	}
 }
 
 // setPermission overrides a permission for the page's origin.

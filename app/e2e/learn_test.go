@@ -44,8 +44,9 @@ var lessonChecks = []struct{ id, msg string }{
 		"Lazy creation, burst 5, 10 first requests: 10 admitted with check-then-act, 5 with limiter.Keyed."},
 	{"queue-vs-meter", "both lanes: 26 admitted, 9 rejected. As a queue the longest wait is 2 s (the 21st request, " +
 		"(21 − 1) × 100 ms); as a meter every admitted request passes at once."},
-	{"many-gateways", "in 3 s, 180 offered: 90 admitted with a local limit per instance (3× the limit), " +
-		"30 with one shared limiter, 27 with the limit split per instance. (Simulated.)"},
+	{"many-gateways", "in 3 s, 180 offered against a limit of 30: local limits admitted 90 (3×, 60 over); " +
+		"read-then-write admitted 60 (30 over, 30 lost updates); the atomic shared store 30, each request 20 ms later; " +
+		"stamped by instance clocks −300 ms, 0 and +300 ms: 41, by the store's clock: 30; the split limit 27. (Simulated.)"},
 }
 
 // TestLearn drives the /learn page (lessons, inspector, quiz, cards) and the

@@ -234,16 +234,110 @@ func TestLessonQueueVsMeter(t *testing.T) {
 }
 
 func TestLessonManyGateways(t *testing.T) {
-	r := runLesson(t, "many-gateways", "in 3 s, 180 offered: 90 admitted with a local limit per instance (3× the limit), "+
-		"30 with one shared limiter, 27 with the limit split per instance. (Simulated.)")
-	want := [][]string{{"0 s", "60", "30", "10", "9"}, {"1 s", "60", "30", "10", "9"}, {"2 s", "60", "30", "10", "9"}}
+	r := runLesson(t, "many-gateways", "in 3 s, 180 offered against a limit of 30: local limits admitted 90 (3×, 60 over); "+
+		"read-then-write admitted 60 (30 over, 30 lost updates); the atomic shared store 30, each request 20 ms later; "+
+		"stamped by instance clocks −300 ms, 0 and +300 ms: 41, by the store's clock: 30; the split limit 27. (Simulated.)")
+	wantCols := []string{"second", "offered", "(a) local limits", "(b) shared store, atomic", "(c) read-then-write",
+		"(d) instance clocks", "split limit"}
+	if !slices.Equal(r.Columns, wantCols) {
+		t.Errorf("columns %q; want %q", r.Columns, wantCols)
+	}
+	want := [][]string{
+		{"0 s", "60", "30", "10", "20", "21", "9"},
+		{"1 s", "60", "30", "10", "20", "10", "9"},
+		{"2 s", "60", "30", "10", "20", "10", "9"},
+		{"3 s in all (limit 30)", "180", "90", "30", "60", "41", "27"},
+		{"added latency per request", "", "0 s", "20 ms", "20 ms", "20 ms", "0 s"},
+	}
+	if len(r.Rows) != len(want) {
+		t.Fatalf("%d rows; want %d", len(r.Rows), len(want))
+	}
 	for i, row := range want {
-		for j := range row {
-			if r.Rows[i][j] != row[j] {
-				t.Errorf("row %d: %v; want %v", i, r.Rows[i], row)
-				break
+		if !slices.Equal(r.Rows[i], row) {
+			t.Errorf("row %d: %q; want %q", i, r.Rows[i], row)
+		}
+	}
+	wantFacts := []Fact{
+		{"offered", 180, "offered: 180"},
+		{"limit", 30, "the limit over the whole run: 30"},
+		{"local", 90, "(a) a local limiter per instance: 90 admitted, 60 over the limit"},
+		{"shared", 30, "(b) one atomic limiter in the shared store: 30 admitted"},
+		{"latency", int64(20 * time.Millisecond), "(b), (c) and (d): every request waits a round trip to the store, 20 ms"},
+		{"race", 60, "(c) read-then-write without atomicity: 60 admitted, 30 over the limit"},
+		{"race.lost", 30, "(c) lost updates: 30 admitted requests wrote a count another admitted request had already written"},
+		{"race.first", int64(16666667), "(c) the first lost update: instance 1 sent a request at 0 s and instance 2 one at " +
+			"16.666667 ms; both read 0 (at 10 ms and 26.666667 ms, before the first one's write landed at 30 ms), both were " +
+			"admitted and both wrote 1"},
+		{"skew", 41, "(d) instants stamped by instance clocks −300 ms, 0 and +300 ms off: 41 admitted"},
+		{"skew.store", 30, "(d) the same requests on the store's clock (Redis TIME): 30 admitted, as (b)"},
+		{"split", 27, "the limit split per instance: 27 admitted"},
+	}
+	if !slices.Equal(r.Facts, wantFacts) {
+		t.Errorf("facts:\n%v\nwant\n%v", r.Facts, wantFacts)
+	}
+}
+
+// TestGatewaysSharedIsOneLimiter: column (b) is one in-memory fixed window
+// fed each request at its arrival at the store (sent + one way), second by
+// second; column (d) is the same limiter fed the instances' stamps.
+func TestGatewaysSharedIsOneLimiter(t *testing.T) {
+	l, _ := LessonByID("many-gateways")
+	r, err := l.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := events(l.Setup, l.Until)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for col, stamp := range map[int]func(i int, e sim.Event) limiter.Instant{
+		3: func(_ int, e sim.Event) limiter.Instant { return e.At + 10*time.Millisecond },
+		5: func(i int, e sim.Event) limiter.Instant {
+			return e.At + []time.Duration{-300 * time.Millisecond, 0, 300 * time.Millisecond}[i%3]
+		},
+	} {
+		one, err := limiter.NewFixedWindow(10, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		perSec := make([]int, 3)
+		for i, e := range evs {
+			if d, _ := one.AllowN(stamp(i, e), e.N); d.Allowed {
+				perSec[e.At/time.Second] += e.N
 			}
 		}
+		for s, n := range perSec {
+			if got := r.Rows[s][col]; got != strconv.Itoa(n) {
+				t.Errorf("%s, second %d: %s admitted; one in-memory limiter admits %d", r.Columns[col], s, got, n)
+			}
+		}
+	}
+}
+
+// TestGatewaysReadThenWrite plays the race on three requests, 10 ms each
+// way: the one sent at 5 ms reads (at 15 ms) before the write of the one
+// sent at 0 (at 30 ms) lands, so both read 0 and both write 1; the one sent
+// at 25 ms reads at 35 ms, sees 1 and writes 2. With a limit of 2 all three
+// pass: one update lost, one over.
+func TestGatewaysReadThenWrite(t *testing.T) {
+	cfg := limiter.Config{Kind: limiter.KindFixedWindow, Limit: 2, Window: time.Second}
+	evs := []sim.Event{{At: 0, N: 1}, {At: 5 * time.Millisecond, N: 1}, {At: 25 * time.Millisecond, N: 1},
+		{At: 45 * time.Millisecond, N: 1}}
+	tl := make(tally, 1)
+	rep, err := gatewaysReadThenWrite(cfg, evs, tl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fourth, sent at 45 ms, reads at 55 ms after the writes of 1 (at
+	// 30 ms and 35 ms) and of 2 (at 55 ms: a write at the read's instant
+	// lands first): it reads 2 and is denied.
+	if tl[0] != 3 || rep.lost != 1 {
+		t.Errorf("%d admitted, %d lost updates; want 3, 1", tl[0], rep.lost)
+	}
+	want := [2]raceWrite{{sent: 0, lands: 30 * time.Millisecond, gateway: 0, read: 0, count: 1},
+		{sent: 5 * time.Millisecond, lands: 35 * time.Millisecond, gateway: 1, read: 0, count: 1}}
+	if rep.first != want {
+		t.Errorf("first lost update %+v; want %+v", rep.first, want)
 	}
 }
 
@@ -465,18 +559,33 @@ func TestLessonTextsMatchRuns(t *testing.T) {
 		},
 		"many-gateways": func(l Lesson, r Result) []string {
 			secs := int64(l.Until / time.Second)
-			for i, row := range r.Rows {
-				if row[2] != strconv.FormatInt(r.f("local")/secs, 10) || row[3] != strconv.FormatInt(r.f("shared")/secs, 10) {
+			for i, row := range r.Rows[:secs] {
+				if row[2] != strconv.FormatInt(r.f("local")/secs, 10) || row[3] != strconv.FormatInt(r.f("shared")/secs, 10) ||
+					row[4] != strconv.FormatInt(r.f("race")/secs, 10) {
 					t.Errorf("second %d: %v; want the same every second", i, row)
 				}
 			}
+			evs, err := events(l.Setup, l.Until)
+			if err != nil {
+				t.Fatal(err)
+			}
 			limit := int64(l.Setup.Lanes[0].Config.Limit)
+			rtt := time.Duration(r.f("latency"))
 			return []string{
 				fmt.Sprintf("A client sends %d requests per second", r.f("offered")/secs),
-				fmt.Sprintf("to %d gateway instances (round robin), for %s", gateways, dur(l.Until)),
-				fmt.Sprintf("The limit is %d per second", limit),
+				fmt.Sprintf("to %d gateway instances (round robin), for %s: %d requests", gateways, dur(l.Until), r.f("offered")),
+				fmt.Sprintf("The limit is %d per second (fixed window), %d in %s", limit, r.f("limit"), dur(l.Until)),
+				fmt.Sprintf("%s away (a %s round trip)", dur(rtt/2), dur(rtt)),
+				fmt.Sprintf("whose clocks are %s off", skewText()),
 				fmt.Sprintf("admits %d per second: %d per second in total, %d× the limit", r.f("local")/secs/gateways, r.f("local")/secs, r.f("local")/r.f("shared")),
-				fmt.Sprintf("admits exactly %d per second", r.f("shared")/secs),
+				fmt.Sprintf("when it arrives, %s after it was sent, and admits exactly %d per second; the price is the %s round trip",
+					dur(rtt/2), r.f("shared")/secs, dur(rtt)),
+				fmt.Sprintf("The next request reads %.2f ms after it", float64(evs[1].At-evs[0].At)/1e6),
+				fmt.Sprintf("%d per second pass, %d in %s", r.f("race")/secs, r.f("race"), dur(l.Until)),
+				fmt.Sprintf("window boundary, %s early in real time", dur(gatewaySkew[gateways-1])),
+				fmt.Sprintf("stamped −%s", dur(-gatewaySkew[0])),
+				fmt.Sprintf("%s pass in the first second, %d in %s", r.Rows[0][5], r.f("skew"), dur(l.Until)),
+				fmt.Sprintf("skew cannot matter: %d", r.f("skew.store")),
 				fmt.Sprintf("(each instance ⌊%d ÷ %d⌋ = %d)", limit, gateways, r.f("split")/secs/gateways),
 			}
 		},

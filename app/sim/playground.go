@@ -109,6 +109,14 @@ func (s *Playground) Version() uint64 { return s.version }
 // Kind returns the strategy being simulated.
 func (s *Playground) Kind() limiter.Kind { return s.kind }
 
+// Config is the current strategy and its parameters.
+func (s *Playground) Config() limiter.Config {
+	if s.kind == limiter.KindTokenBucket {
+		return limiter.Config{Kind: s.kind, Rate: s.rate, Burst: s.burst}
+	}
+	return limiter.Config{Kind: s.kind, Limit: s.limit, Window: s.window}
+}
+
 // SetKind switches to a fresh limiter of kind k (token bucket or sliding
 // window log) with that strategy's last parameters, and clears the totals.
 // The clock keeps running.

@@ -506,6 +506,21 @@ func niceCeil(x float64) float64 {
 	return 10 * p
 }
 
+// tierOf maps the clients of s that have a tier to it, for a lane with
+// tiers (nil otherwise: the lanes draw every frame).
+func tierOf(s sim.Setup, spec sim.LaneSpec) map[string]string {
+	if len(spec.Tiers) == 0 {
+		return nil
+	}
+	m := map[string]string{}
+	for _, c := range s.Clients {
+		if c.Tier != "" {
+			m[c.Name] = c.Tier
+		}
+	}
+	return m
+}
+
 // lane draws lane i: its editor, counts, worst case, live state, and the
 // strip and charts on the shared axis.
 func (v *labLanes) lane(i int, ln *sim.Lane, l *sim.Lab, a ui.Axis, rmax float64, s sim.Setup, n int) app.UI {
@@ -520,7 +535,7 @@ func (v *labLanes) lane(i int, ln *sim.Lane, l *sim.Lab, a ui.Axis, rmax float64
 	stateText, gauge := stateLine(st, l.Now())
 	return app.Elem("div").ID(id).Class("lane").Body(
 		app.Elem("div").Class("lane-side").Body(
-			&laneEditor{M: v.M, I: i, N: n, Spec: spec, Err: laneErrs(v.M, i)},
+			&laneEditor{M: v.M, I: i, N: n, Spec: spec, TierOf: tierOf(s, spec), Err: laneErrs(v.M, i)},
 			app.Elem("div").Class("lane-counts").Body(
 				app.Elem("span").Class("ok").Body(app.Text("✓ "), app.Elem("span").ID(id+"-allowed").Text(strconv.FormatInt(tot.Allowed, 10)), app.Text(" allowed")),
 				app.Elem("span").Class("no").Body(app.Text("✕ "), app.Elem("span").ID(id+"-denied").Text(strconv.FormatInt(tot.Denied, 10)), app.Text(" denied")),
@@ -838,7 +853,9 @@ type laneEditor struct {
 	M    *labModel
 	I, N int
 	Spec sim.LaneSpec
-	Err  string
+	// TierOf gives each client's tier, for the lane's Go code.
+	TierOf map[string]string
+	Err    string
 
 	sliders []ui.SliderPos
 	moved   ui.SliderMemory
@@ -899,6 +916,7 @@ func (e *laneEditor) Render() app.UI {
 		ui.ErrorLine(m.errs, id+"-kind"),
 		app.If(len(tiers) > 0, app.Elem("div").Body(tiers...)),
 		app.If(len(presets) > 0, presetNote(id, presets)),
+		&ui.GoCode{ID: id + "-go", Setup: explain.GoSetup{From: "lane " + strconv.Itoa(i+1) + " of the comparison lab", Config: c, Tiers: e.Spec.Tiers, TierOf: e.TierOf}},
 	)
 }
 

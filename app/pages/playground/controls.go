@@ -2,6 +2,7 @@ package playground
 
 import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/app/ui"
 	"github.com/ratelab/ratelab/app/ui/browser"
@@ -89,6 +90,7 @@ func (c *controls) Render() app.UI {
 			app.Elem("button").ID("step-1s").Class("btn").Title("Move the clock forward by 1 s").Text("+1 s").OnClick(c.onStep(1000)),
 			app.Elem("button").ID("reset").Class("btn danger").Title("A fresh limiter, totals to zero, clock to 0").Text("Reset").OnClick(c.onReset),
 		),
+		&ui.GoCode{ID: "playground-go", Setup: explain.GoSetup{From: "the playground", Config: s.Config()}},
 	)
 }
 

@@ -6,6 +6,8 @@
 // Sub-benchmarks are named <group>/<implementation>; ours start with "ours".
 // An implementation ending in "-<N>proc" is compared only with peers of the
 // same suffix. Besides sec/op it reports any custom unit such as B/key.
+// Where ours is compared with several peers, a last row gives its ratio to
+// the fastest of them.
 package main
 
 import (
@@ -86,6 +88,9 @@ func main() {
 			for _, o := range ours {
 				so := summary(o)
 				printed := false
+				var fastest *key
+				var fastestSummary benchmath.Summary
+				compared := 0
 				for _, p := range peers {
 					if procSuffix.FindString(o.impl) != procSuffix.FindString(p.impl) {
 						continue
@@ -97,6 +102,16 @@ func main() {
 					}
 					fmt.Printf("%-22s %-28s %-9s %18s  %-24s %18s  %7s\n", g, o.impl, unit, format(so, unit), p.impl, format(sp, unit), ratio)
 					printed = true
+					compared++
+					if sp.Center != 0 && (fastest == nil || sp.Center < fastestSummary.Center) {
+						fastest, fastestSummary = &p, sp
+					}
+				}
+				// Against several peers, the bound that matters is the
+				// fastest peer's (issue 21: "≤ 0.5× the fastest of them").
+				if unit == "sec/op" && compared > 1 && fastest != nil {
+					fmt.Printf("%-22s %-28s %-9s %18s  %-24s %18s  %7s\n", g, o.impl, unit, format(so, unit),
+						"fastest: "+fastest.impl, format(fastestSummary, unit), fmt.Sprintf("%.2fx", so.Center/fastestSummary.Center))
 				}
 				if !printed {
 					fmt.Printf("%-22s %-28s %-9s %18s  %-24s %18s  %7s\n", g, o.impl, unit, format(so, unit), "", "", "")

@@ -1,0 +1,209 @@
+package limiter
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Reservation is n units that a token bucket, GCRA or leaky bucket has set
+// aside for a request that may proceed after Delay: the bucket goes into
+// debt (a negative number of tokens, a level above the capacity) at once,
+// so later requests queue behind it. It is the form of waiting a bucket can
+// promise: nothing admitted later can take the reserved units.
+//
+// A change of rate or burst (SetRate, SetBurst) keeps at most a full
+// bucket's debt: reservations beyond it are forgiven, and Cancel then gives
+// back no more than the bucket is owed. A Reservation is used by one
+// goroutine; its bucket may be used by many.
+type Reservation struct {
+	s     reserving
+	n     int
+	delay time.Duration
+	act   Instant // the instant from which the request may proceed
+	done  bool    // cancelled; guarded by the bucket's lock
+}
+
+// reserving is what a Reservation needs of its bucket.
+type reserving interface {
+	cancelReservation(r *Reservation, now Instant) bool
+}
+
+// Delay is how long the request must wait, from the instant it was
+// reserved at, before it proceeds: 0 when the units were there at once,
+// else the time for the bucket to pay back the debt beyond full, rounded
+// up to the nanosecond.
+func (r *Reservation) Delay() time.Duration { return r.delay }
+
+// Cancel gives the reserved units back at now, unless the reservation's
+// time has come (now is after the reserved instant plus Delay: the request
+// may have proceeded) or it was cancelled already, and reports whether it
+// gave them back. It gives back exactly the n units it took, in the
+// bucket's exact integer arithmetic: when nothing else has been admitted
+// or reserved since, the bucket is then exactly as if the reservation had
+// never been made (x/time/rate's float arithmetic does not manage this:
+// golang/go #56924, #69419). A request stamped before the bucket's latest
+// instant is evaluated at that instant, as everywhere in this package.
+func (r *Reservation) Cancel(now Instant) bool {
+	if r.n == 0 {
+		return false
+	}
+	return r.s.cancelReservation(r, now)
+}
+
+// reserve returns the debt after reserving n at debt and the wait until
+// the request may proceed, or an error when no wait will do.
+func (b *bucketMath) reserve(debt int64, n int) (int64, time.Duration, error) {
+	switch {
+	case n < 0:
+		return 0, 0, checkN(n)
+	case b.inf || n == 0:
+		return debt, 0, nil
+	case int64(n) > b.burst:
+		size := "burst"
+		if b.interval > 0 {
+			size = "capacity"
+		}
+		return 0, 0, errorf("n %d is above the %s %d, so no wait would do; want n <= %d", n, size, b.burst, b.burst)
+	}
+	next := debt + int64(n)*b.unit
+	if next <= b.full {
+		return next, 0, nil
+	}
+	if b.perNs == 0 {
+		return 0, 0, errorf("n %d is above the %d units left at rate 0, which never refills; want n <= %d", n, b.remaining(debt), b.remaining(debt))
+	}
+	if next > maxUnits {
+		return 0, 0, errorf("n %d would queue behind reservations worth over %v of waiting; want fewer reservations outstanding", n, time.Duration(ceilDivPos(debt-b.full, b.perNs)))
+	}
+	return next, time.Duration(ceilDivPos(next-b.full, b.perNs)), nil
+}
+
+// giveBack returns the debt after n units taken by a reservation are given
+// back, exactly; it cannot go below 0 (a full bucket).
+func (b *bucketMath) giveBack(debt int64, n int) int64 {
+	if b.inf {
+		return 0
+	}
+	return max(debt-int64(n)*b.unit, 0)
+}
+
+func newReservation(s reserving, at Instant, n int, wait time.Duration, now Instant) *Reservation {
+	r := &Reservation{s: s, n: n, delay: wait, act: at + wait}
+	if at > now { // a stale request waits from its own instant
+		r.delay = addLag(wait, at-now)
+	}
+	return r
+}
+
+// Reserve reserves n tokens at now and returns the Reservation, whose
+// Delay is how long the request must wait. It returns an error wrapping
+// ErrInvalid, and changes nothing, when n is negative, above the burst, or
+// above the tokens left at rate 0 (no wait would do).
+func (tb *TokenBucket) Reserve(now Instant, n int) (*Reservation, error) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	at, debt := tb.at(now)
+	next, wait, err := tb.m.reserve(debt, n)
+	if err != nil {
+		return nil, err
+	}
+	if n > 0 {
+		tb.used, tb.last, tb.debt = true, at, next
+	}
+	return newReservation(tb, at, n, wait, now), nil
+}
+
+func (tb *TokenBucket) cancelReservation(r *Reservation, now Instant) bool {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	at, debt := tb.at(now)
+	if r.done || at > r.act {
+		return false
+	}
+	r.done = true
+	tb.last, tb.debt = at, tb.m.giveBack(debt, r.n)
+	return true
+}
+
+// Reserve reserves n at now (as [TokenBucket.Reserve]): TAT moves ahead by
+// n emission intervals even past the tolerance, and Delay is how far past.
+func (g *GCRA) Reserve(now Instant, n int) (*Reservation, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	at, ahead := g.at(now)
+	next, wait, err := g.m.reserve(ahead, n)
+	if err != nil {
+		return nil, err
+	}
+	if n > 0 {
+		g.used, g.last, g.ahead = true, at, next
+	}
+	return newReservation(g, at, n, wait, now), nil
+}
+
+func (g *GCRA) cancelReservation(r *Reservation, now Instant) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	at, ahead := g.at(now)
+	if r.done || at > r.act {
+		return false
+	}
+	r.done = true
+	g.last, g.ahead = at, g.m.giveBack(ahead, r.n)
+	return true
+}
+
+// Reserve reserves n units at now (as [TokenBucket.Reserve]): the level
+// may rise above the capacity, and Delay is the time for it to leak back
+// down to the capacity.
+func (lb *LeakyBucket) Reserve(now Instant, n int) (*Reservation, error) {
+	lb.mu.Lock()
+	defer lb.mu.Unlock()
+	at, water := lb.at(now)
+	next, wait, err := lb.m.reserve(water, n)
+	if err != nil {
+		return nil, err
+	}
+	if n > 0 {
+		lb.used, lb.last, lb.water = true, at, next
+	}
+	return newReservation(lb, at, n, wait, now), nil
+}
+
+func (lb *LeakyBucket) cancelReservation(r *Reservation, now Instant) bool {
+	lb.mu.Lock()
+	defer lb.mu.Unlock()
+	at, water := lb.at(now)
+	if r.done || at > r.act {
+		return false
+	}
+	r.done = true
+	lb.last, lb.water = at, lb.m.giveBack(water, r.n)
+	return true
+}
+
+// Reserver is a strategy that can reserve: [*TokenBucket], [*GCRA] and
+// [*LeakyBucket].
+type Reserver interface {
+	Strategy
+	Reserve(now Instant, n int) (*Reservation, error)
+}
+
+// ErrNotReservable is wrapped by the error of [NewWaiter] for a strategy
+// that cannot reserve (the window strategies, and strategies from outside
+// this package that do not implement [Reserver]).
+var ErrNotReservable = errors.New("strategy cannot reserve")
+
+type notReservable struct{ kind Kind }
+
+func (e *notReservable) Error() string {
+	name := e.kind.Name()
+	if name == "" {
+		name = "nil strategy"
+	}
+	return fmt.Sprintf("limiter: a %s cannot reserve (a window strategy's wait is not a promise: "+
+		"requests admitted meanwhile take the room); want a token bucket, GCRA or leaky bucket", name)
+}
+
+func (e *notReservable) Unwrap() []error { return []error{ErrNotReservable, ErrInvalid} }
