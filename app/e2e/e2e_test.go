@@ -58,9 +58,8 @@ func TestPlayground(t *testing.T) {
 	t.Run("SliderArrowKeys", func(t *testing.T) { p.t = t; testSliderKeys(p) })
 }
 
-// testServiceWorker: app.js registers the service worker once the page has
-// started (see pageWasmJS), and its install caches the site's files but no
-// page's wasm (see workerJS).
+// testServiceWorker: go-app's app.js registers the service worker, and its
+// install caches the site's files but not the wasm (see workerJS).
 func testServiceWorker(p *page) {
 	got := p.eval(`navigator.serviceWorker.ready.then(async (r) => {
 		const names = await caches.keys();

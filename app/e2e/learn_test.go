@@ -447,7 +447,7 @@ func testInspector(p *page) {
 		p.poll("focused mark", want, func() string { return p.eval(`document.activeElement.id`) })
 	}
 	// The browser's own action for these keys (scrolling the page) is
-	// stopped during the dispatch (installKeyGuard): go-app's handlers run
+	// stopped during the dispatch (browser.InstallKeyGuard): go-app's handlers run
 	// after it, where PreventDefault is too late.
 	p.eval(`(() => { window.__dp = []; document.addEventListener("keydown", e => window.__dp.push(e.key + ":" + e.defaultPrevented)); return "ok"; })()`)
 	p.do(chromedp.Focus(chromedp.CSS("#mark-0-0")))

@@ -2,10 +2,11 @@ package server
 
 import (
 	"fmt"
-	"github.com/ratelab/ratelab/app/site"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+
+	"github.com/ratelab/ratelab/app/site"
 )
 
 // renderedPages serves each page's HTML as go-app pre-renders it, rendered

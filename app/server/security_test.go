@@ -3,7 +3,6 @@ package server
 import (
 	"bufio"
 	"errors"
-	"github.com/ratelab/ratelab/app/pages"
 	"io"
 	"net"
 	"net/http"
@@ -14,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ratelab/ratelab/app/pages"
 )
 
 // testHandler is the server's handler over a temporary repository: a web/

@@ -7,14 +7,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/maxence-charriere/go-app/v9/pkg/app"
-	"github.com/ratelab/ratelab/app/site"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/site"
 )
 
 // New returns the playground's handler, serving only what the
@@ -29,7 +30,7 @@ func New(version, origin, webDir string) (http.Handler, error) {
 	h := &app.Handler{
 		Name:            "Rate limiter playground",
 		ShortName:       "Ratelab",
-		Title:           site.Pages[0].Title, // each page sets its own (pageHead)
+		Title:           site.Pages[0].Title, // each page sets its own (site.SetHead)
 		Description:     site.Pages[0].About,
 		Author:          "ratelab",
 		Lang:            "en",

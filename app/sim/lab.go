@@ -385,8 +385,8 @@ func (l *Lab) AdvanceTo(t Instant) error {
 
 // MaxTickDecisions bounds the work of one Tick: the requests it decides
 // times the lanes. At 100× a client of 10,000 requests/s asks a 250 ms frame
-// for 250,000 requests per lane; deciding them all took longer than the
-// frame, so every next frame asked for as much again and the page froze.
+// for 250,000 requests per lane; a frame that decided them all would take
+// longer than the frame, and every next frame would ask for as much again.
 const MaxTickDecisions = 20000
 
 // Tick counts real elapsed time on the clock (see Clock.Advance) and decides

@@ -403,13 +403,7 @@ func (ln *Lane) closeBucket(end Instant, focus string) {
 	if focus != "" && end > ln.lab.horizon-Instant(len(ln.buckets)+1)*ln.width {
 		b.State = StateValue(ln.State(end, focus))
 	}
-	if ln.bsize < len(ln.buckets) {
-		ln.buckets[(ln.bhead+ln.bsize)%len(ln.buckets)] = b
-		ln.bsize++
-	} else {
-		ln.buckets[ln.bhead] = b
-		ln.bhead = (ln.bhead + 1) % len(ln.buckets)
-	}
+	ringPush(ln.buckets, &ln.bhead, &ln.bsize, b)
 	ln.cur = Bucket{Start: end}
 }
 
@@ -435,13 +429,7 @@ func (ln *Lane) decide(e Event, id int) (Record, error) {
 		ln.total.Denied++
 		ln.perClient[id].Denied++
 	}
-	if ln.size < len(ln.hist) {
-		ln.hist[(ln.head+ln.size)%len(ln.hist)] = r
-		ln.size++
-	} else {
-		ln.hist[ln.head] = r
-		ln.head = (ln.head + 1) % len(ln.hist)
-	}
+	ringPush(ln.hist, &ln.head, &ln.size, r)
 	return r, nil
 }
 
@@ -496,4 +484,16 @@ func FactorOf(base, tier limiter.Config) float64 {
 		return ratio(float64(base.LeakInterval), float64(tier.LeakInterval))
 	}
 	return ratio(float64(tier.Limit), float64(base.Limit))
+}
+
+// ringPush appends v to the ring buf that holds size values from head,
+// overwriting the oldest when it is full.
+func ringPush[T any](buf []T, head, size *int, v T) {
+	if *size < len(buf) {
+		buf[(*head+*size)%len(buf)] = v
+		*size++
+		return
+	}
+	buf[*head] = v
+	*head = (*head + 1) % len(buf)
 }

@@ -1,8 +1,9 @@
 package sim
 
 import (
-	"github.com/ratelab/ratelab/limiter"
 	"time"
+
+	"github.com/ratelab/ratelab/limiter"
 )
 
 // HistoryLen is how many recent requests the simulation remembers for drawing.
@@ -284,66 +285,40 @@ func (s *Playground) Autofire() bool        { return s.autofire }
 
 // SetBurst changes the token bucket's burst in place at the current instant.
 func (s *Playground) SetBurst(b int) error {
-	if b == s.burst {
-		return nil // unchanged: the last denial's retry instant still holds
-	}
-	if s.tb != nil {
-		if err := s.tb.SetBurst(s.now, b); err != nil {
-			return err
-		}
-	}
-	s.burst = b
-	s.paramsSeq = s.seq
-	s.changed()
-	return nil
+	return setParam(s, &s.burst, b, s.tb != nil, func() error { return s.tb.SetBurst(s.now, b) })
 }
 
 // SetRate changes the token bucket's refill rate (tokens/s) in place at the
 // current instant.
 func (s *Playground) SetRate(r float64) error {
-	if r == s.rate {
-		return nil // unchanged: the last denial's retry instant still holds
-	}
-	if s.tb != nil {
-		if err := s.tb.SetRate(s.now, r); err != nil {
-			return err
-		}
-	}
-	s.rate = r
-	s.paramsSeq = s.seq
-	s.changed()
-	return nil
+	return setParam(s, &s.rate, r, s.tb != nil, func() error { return s.tb.SetRate(s.now, r) })
 }
 
 // SetLimit changes the sliding window log's limit in place at the current
 // instant.
 func (s *Playground) SetLimit(l int) error {
-	if l == s.limit {
-		return nil // unchanged: the last denial's retry instant still holds
-	}
-	if s.swl != nil {
-		if err := s.swl.SetLimit(s.now, l); err != nil {
-			return err
-		}
-	}
-	s.limit = l
-	s.paramsSeq = s.seq
-	s.changed()
-	return nil
+	return setParam(s, &s.limit, l, s.swl != nil, func() error { return s.swl.SetLimit(s.now, l) })
 }
 
 // SetWindow changes the sliding window log's window in place at the current
 // instant.
 func (s *Playground) SetWindow(w time.Duration) error {
-	if w == s.window {
-		return nil // unchanged: the last denial's retry instant still holds
+	return setParam(s, &s.window, w, s.swl != nil, func() error { return s.swl.SetWindow(s.now, w) })
+}
+
+// setParam sets a parameter to v: on the live limiter first when live (an
+// error leaves everything as it was), then in field. An unchanged value
+// changes nothing, so the last denial's retry instant still holds.
+func setParam[T comparable](s *Playground, field *T, v T, live bool, apply func() error) error {
+	if v == *field {
+		return nil
 	}
-	if s.swl != nil {
-		if err := s.swl.SetWindow(s.now, w); err != nil {
+	if live {
+		if err := apply(); err != nil {
 			return err
 		}
 	}
-	s.window = w
+	*field = v
 	s.paramsSeq = s.seq
 	s.changed()
 	return nil

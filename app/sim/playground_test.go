@@ -1,12 +1,13 @@
 package sim
 
 import (
-	"github.com/ratelab/ratelab/app/units"
-	"github.com/ratelab/ratelab/limiter"
 	"math"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ratelab/ratelab/app/units"
+	"github.com/ratelab/ratelab/limiter"
 )
 
 // pausedSim is a simulation with its clock stopped at 0.

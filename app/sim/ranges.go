@@ -11,9 +11,8 @@ import (
 
 // Range is what one number field of the lab accepts, in the field's unit.
 // The lab's fields are built from these, and DecodeSetup holds a link to
-// them: a link carries nothing that the page's own fields would refuse
-// (a sliding window log of 16,777,216 per 24 h, far above its limit field's
-// 10,000, froze the tab).
+// them: a link carries nothing that the page's own fields would refuse,
+// so no link can ask the page for more work than its fields allow.
 type Range struct {
 	// Name is the field's term ("rate", "leak interval"); Unit the field's
 	// unit ("tokens/s", "ms").

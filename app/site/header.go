@@ -4,7 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// pageHeader is the top of every page: the logo, the page's heading and
+// Header is the top of every page: the logo, the page's heading and
 // tagline, the links to the pages (current, a key of pages, marked as the
 // one shown) and the site tools.
 func Header(current, heading, tagline string) app.UI {

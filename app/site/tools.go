@@ -8,7 +8,7 @@ import (
 // themeKey is the local-storage key of the chosen theme ("light", "dark").
 const themeKey = "ratelab-theme"
 
-// siteTools is the header's theme toggle and keyboard-help button, and the
+// Tools is the header's theme toggle and keyboard-help button, and the
 // help overlay: `?` opens it, Escape closes it. Every page mounts one.
 type Tools struct {
 	app.Compo

@@ -1,11 +1,12 @@
 package ui
 
 import (
-	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// announcer is a polite live region: it reads Source at most four times a
+// Announcer is a polite live region: it reads Source at most four times a
 // second and announces the latest message at most once a second, so a
 // screen reader is not flooded while auto-firing.
 type Announcer struct {

@@ -1,11 +1,12 @@
 package ui
 
 import (
-	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// frames drives an animated component: every interval, its frame function
+// Frames drives an animated component: every interval, its frame function
 // runs on the UI goroutine with the real time elapsed since the previous
 // frame, and the component re-renders only when the function returns true.
 // The next frame starts an interval after the previous one began, and never
@@ -17,7 +18,7 @@ import (
 // The tick is dispatched in go-app's Next mode, which schedules no update:
 // in the default Update mode go-app v9.8.0 schedules the component's update
 // after the function has run, overriding a ctx.PreventUpdate() made in it,
-// so a paused lab re-rendered its lanes about 30 times a second.
+// and a paused page would re-render every frame.
 type Frames struct {
 	last time.Time // real time of the previous frame (UI goroutine only)
 }
@@ -25,14 +26,12 @@ type Frames struct {
 // restAfterFrame is the least time between the end of a frame (drawn) and
 // the start of the next, for a frame of interval every: a quarter of it. A
 // Go program compiled to wasm hands the page's only thread back to the
-// browser only when no goroutine can run and no timer is due. With a
-// ticker, a frame longer than its interval (20,000 decisions for 200,000
-// new clients took about 100 ms) found the next tick already due, and
-// "Run to end" ran as one task of 3 to 5 s: no input handled, nothing
-// painted.
+// browser only when no goroutine can run and no timer is due, so a frame
+// longer than its interval must not find the next tick already due: the
+// browser would get no turn to handle input and paint.
 func restAfterFrame(every time.Duration) time.Duration { return every / 4 }
 
-// start runs the loop until the component is dismounted (ctx done). Call it
+// Start runs the loop until the component is dismounted (ctx done). Call it
 // from OnMount, with the component c.
 func (f *Frames) Start(ctx app.Context, c interface{ Update() }, every time.Duration, frame func(ctx app.Context, now time.Time, dt time.Duration) (redraw bool)) {
 	f.last = time.Now()
@@ -75,6 +74,6 @@ func (f *Frames) Start(ctx app.Context, c interface{ Update() }, every time.Dura
 	}()
 }
 
-// resync makes the next frame's dt count from now, so that real time spent
+// Resync makes the next frame's dt count from now, so that real time spent
 // paused or before a restart is not simulated. UI goroutine only.
 func (f *Frames) Resync() { f.last = time.Now() }

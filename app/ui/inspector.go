@@ -1,15 +1,16 @@
 package ui
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/ui/browser"
 	"github.com/ratelab/ratelab/limiter"
-	"strconv"
-	"strings"
 )
 
-// inspector shows one decision worked out with its real numbers (from
+// Inspector shows one decision worked out with its real numbers (from
 // explain), and on request the limiter's Go source that took it, as
 // shipped under /web/src/, with the lines that matter highlighted.
 type Inspector struct {

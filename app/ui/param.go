@@ -1,10 +1,11 @@
 package ui
 
 import (
+	"strconv"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/ui/browser"
 	"github.com/ratelab/ratelab/app/units"
-	"strconv"
 )
 
 // ParamField is one parameter's slider, its number field with the unit,

@@ -1,18 +1,19 @@
 package ui
 
 import (
+	"strconv"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/limiter"
-	"strconv"
 )
 
 const SVGNS = "http://www.w3.org/2000/svg"
 
-// svg returns an SVG element: go-app has no SVG builders, and an element
+// SVG returns an SVG element: go-app has no SVG builders, and an element
 // without the SVG namespace renders nothing.
 func SVG(tag string) app.HTMLElem { return app.Elem(tag).XMLNS(SVGNS) }
 
-// axis maps simulated instants to x.
+// Axis maps simulated instants to x.
 type Axis struct {
 	X0, X1   float64
 	From, To limiter.Instant

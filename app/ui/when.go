@@ -4,7 +4,7 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// when renders f() only when cond holds: app.If evaluates its argument
+// When renders f() only when cond holds: app.If evaluates its argument
 // even when the condition is false.
 func When(cond bool, f func() app.UI) app.UI {
 	if !cond {

@@ -1,10 +1,11 @@
 package units
 
 import (
-	"github.com/ratelab/ratelab/limiter"
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/ratelab/ratelab/limiter"
 )
 
 // Clean removes float noise such as 0.30000000000000004 (it keeps 12
@@ -91,7 +92,7 @@ func Seconds(s float64) time.Duration {
 // Milliseconds converts whole milliseconds to a duration.
 func Milliseconds(ms int) time.Duration { return time.Duration(ms) * time.Millisecond }
 
-// Unreadable is what fieldText returns for a number field whose text the
+// Unreadable is what browser.FieldText returns for a number field whose text the
 // browser cannot read as a number (it then reports an empty value, e.g. for
 // 1e309): so the message does not claim the field is empty.
 const Unreadable = "\x00unreadable"

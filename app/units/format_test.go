@@ -1,10 +1,11 @@
 package units
 
 import (
-	"github.com/ratelab/ratelab/limiter"
 	"math"
 	"testing"
 	"time"
+
+	"github.com/ratelab/ratelab/limiter"
 )
 
 func TestFormatTokens(t *testing.T) {

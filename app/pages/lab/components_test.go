@@ -1,12 +1,13 @@
 package lab
 
 import (
-	"github.com/ratelab/ratelab/app/sim"
-	"github.com/ratelab/ratelab/app/ui/uitest"
 	"regexp"
 	"strings"
 	"testing"
 	"text/template"
+
+	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/ui/uitest"
 )
 
 // The totals table: its cells carry the counts, and names from a link or a

@@ -4,6 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"text/template"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
@@ -11,11 +17,6 @@ import (
 	"github.com/ratelab/ratelab/app/ui/browser"
 	"github.com/ratelab/ratelab/app/units"
 	"github.com/ratelab/ratelab/limiter"
-	"slices"
-	"strconv"
-	"strings"
-	"sync"
-	"text/template"
 )
 
 // labControls is the lab's left column: the budget, the lanes to add, the
@@ -85,7 +86,7 @@ func addLaneOptions() []app.UI {
 }
 
 // invalid marks the field in as invalid, described by the message under
-// key (see errLine), while that message is shown.
+// key (see ui.ErrorLine), while that message is shown.
 func (m *labModel) markInvalid(in app.HTMLElemSelfClosing, key string) app.HTMLElemSelfClosing {
 	_, shown := m.errs[key]
 	return ui.Invalid(in, shown, key+"-error")
@@ -167,30 +168,17 @@ func (c *labControls) addChosen(sel app.Value) {
 // traffic: manual requests, traffic presets, the seed and the clients.
 func (c *labControls) traffic(s sim.Setup) app.UI {
 	m := c.M
-	fireAs := m.fireClient()
-	var asOpts []app.UI
-	for _, cl := range s.Clients {
-		asOpts = append(asOpts, ui.BoolAttr(app.Elem("option").Attr("value", cl.Name), "selected", cl.Name == fireAs).Text(cl.Name))
-	}
-	if len(s.Clients) == 0 {
-		asOpts = append(asOpts, app.Elem("option").Attr("value", "you").Text("you"))
-	}
 	return app.Elem("section").Class("card").Attr("aria-label", "Traffic").Body(
 		app.Elem("h2").Text("Traffic"),
 		app.Elem("div").Class("row").Body(
 			app.Elem("button").ID("fire").Class("btn primary").Text("Send request").OnClick(func(ctx app.Context, e app.Event) { m.fire(1) }),
 			app.Elem("button").ID("burst").Class("btn").Text("Burst ×"+strconv.Itoa(m.burstN)).OnClick(func(ctx app.Context, e app.Event) { m.fire(m.burstN) }),
 			m.markInvalid(app.ElemSelfClosing("input").Attr("type", "number").ID("burst-n").Class("num small").Attr("min", 1).Attr("max", sim.MaxBurst).Attr("step", 1.0).Attr("value", m.burstN).Attr("aria-label", "Burst size"), "burst-n").
-				OnChange(func(ctx app.Context, e app.Event) {
-					v, err := (units.Param{Name: "N", Unit: "requests", Min: 1, Max: sim.MaxBurst, Integer: true}).Parse(browser.FieldText(ctx.JSSrc()))
-					if m.setErr("burst-n", err) {
-						m.burstN = int(v)
-					}
-				}),
+				OnChange(c.onBurstN),
 		),
 		app.Elem("div").Class("row").Body(
 			app.Elem("label").Attr("for", "fire-as").Class("inline-label").Text("as client"),
-			app.Elem("select").ID("fire-as").Class("select").Body(asOpts...).OnChange(func(ctx app.Context, e app.Event) {
+			app.Elem("select").ID("fire-as").Class("select").Body(fireAsOptions(s.Clients, m.fireClient())...).OnChange(func(ctx app.Context, e app.Event) {
 				m.fireAs = browser.FieldText(ctx.JSSrc())
 			}),
 			app.Elem("span").Class("hint").Body(app.Elem("kbd").Text("Space"), app.Text(" also sends")),
@@ -202,32 +190,12 @@ func (c *labControls) traffic(s sim.Setup) app.UI {
 			app.Elem("button").ID("preset-edge").Class("btn").Title("One client, mallory: a burst of L just before every other window boundary and L more right at it").
 				Text("Window-edge attack").OnClick(func(ctx app.Context, e app.Event) { m.setClients("clients", m.edgeAttack()) }),
 			app.Elem("button").ID("preset-noisy").Class("btn").Title("Five clients on Poisson traffic; c1 sends 8× the others").
-				Text("Noisy neighbour").OnClick(func(ctx app.Context, e app.Event) {
-				m.setClients("clients", sim.NoisyNeighbour(5, float64(m.budgetL)/m.budgetW.Seconds()/4))
-			}),
+				Text("Noisy neighbour").OnClick(c.onNoisyNeighbour),
 		),
 		app.Elem("div").Class("row").Body(
 			app.Elem("label").Attr("for", "seed").Class("inline-label").Text("Seed"),
 			m.markInvalid(app.ElemSelfClosing("input").Attr("type", "number").ID("seed").Class("num").Attr("min", 0).Attr("step", 1.0).Attr("value", strconv.FormatUint(s.Seed, 10)), "seed").
-				OnChange(func(ctx app.Context, e app.Event) {
-					text := strings.TrimSpace(browser.FieldText(ctx.JSSrc()))
-					v, err := sim.ParseSeed(text)
-					switch {
-					case text == units.Unreadable:
-						err = errors.New("seed is not a number the browser can read (too large, or not a number); want " + sim.SeedRange)
-					case text == "":
-						err = errors.New("seed is empty; want " + sim.SeedRange)
-					case err != nil:
-						err = fmt.Errorf("seed %w", err)
-					}
-					if err != nil {
-						m.setErr("seed", err)
-						return
-					}
-					m.live()
-					m.setErr("seed", m.lab.SetTraffic(m.clients(), v))
-					m.changed()
-				}),
+				OnChange(c.onSeed),
 			app.Elem("span").Class("hint").Text("same setup + same seed ⇒ same decisions"),
 		),
 		ui.ErrorLine(m.errs, "seed"),
@@ -238,14 +206,63 @@ func (c *labControls) traffic(s sim.Setup) app.UI {
 		ui.ErrorLine(m.errs, "clients"),
 		app.Elem("div").Class("row").Body(
 			ui.BoolAttr(app.Elem("button").ID("add-client").Class("btn"), "disabled", len(s.Clients) >= sim.MaxClients).Text("+ Add client").
-				OnClick(func(ctx app.Context, e app.Event) {
-					cs := m.clients()
-					cs = append(cs, sim.Client{Name: newClientName(cs), Pattern: m.defaultPattern(sim.PatternPoisson), Weight: 1})
-					m.setClients("clients", cs)
-				}),
+				OnClick(c.onAddClient),
 		),
 		c.tiers(),
 	)
+}
+
+// fireAsOptions are the clients a click may send as, fireAs selected ("you"
+// when there is none).
+func fireAsOptions(clients []sim.Client, fireAs string) []app.UI {
+	var opts []app.UI
+	for _, cl := range clients {
+		opts = append(opts, ui.BoolAttr(app.Elem("option").Attr("value", cl.Name), "selected", cl.Name == fireAs).Text(cl.Name))
+	}
+	if len(clients) == 0 {
+		opts = append(opts, app.Elem("option").Attr("value", "you").Text("you"))
+	}
+	return opts
+}
+
+func (c *labControls) onBurstN(ctx app.Context, e app.Event) {
+	v, err := (units.Param{Name: "N", Unit: "requests", Min: 1, Max: sim.MaxBurst, Integer: true}).Parse(browser.FieldText(ctx.JSSrc()))
+	if c.M.setErr("burst-n", err) {
+		c.M.burstN = int(v)
+	}
+}
+
+// onSeed takes a new seed: the same setup and seed give the same decisions.
+func (c *labControls) onSeed(ctx app.Context, e app.Event) {
+	m := c.M
+	text := strings.TrimSpace(browser.FieldText(ctx.JSSrc()))
+	v, err := sim.ParseSeed(text)
+	switch {
+	case text == units.Unreadable:
+		err = errors.New("seed is not a number the browser can read (too large, or not a number); want " + sim.SeedRange)
+	case text == "":
+		err = errors.New("seed is empty; want " + sim.SeedRange)
+	case err != nil:
+		err = fmt.Errorf("seed %w", err)
+	}
+	if err != nil {
+		m.setErr("seed", err)
+		return
+	}
+	m.live()
+	m.setErr("seed", m.lab.SetTraffic(m.clients(), v))
+	m.changed()
+}
+
+func (c *labControls) onAddClient(ctx app.Context, e app.Event) {
+	cs := c.M.clients()
+	cs = append(cs, sim.Client{Name: newClientName(cs), Pattern: c.M.defaultPattern(sim.PatternPoisson), Weight: 1})
+	c.M.setClients("clients", cs)
+}
+
+func (c *labControls) onNoisyNeighbour(ctx app.Context, e app.Event) {
+	m := c.M
+	m.setClients("clients", sim.NoisyNeighbour(5, float64(m.budgetL)/m.budgetW.Seconds()/4))
 }
 
 // tiers: named tiers (a client's tier field picks one), each a multiple of
@@ -321,38 +338,98 @@ func (c *labControls) onTier(ctx app.Context, e app.Event) {
 
 // client is one row of the clients list.
 func (c *labControls) client(j int, cs []sim.Client) app.UI {
-	m := c.M
-	cl := cs[j]
-	id := "client-" + strconv.Itoa(j)
-	// edit applies a change made in the field fid: a refused value keeps the
-	// client as it was and shows its message under the client, one message
-	// per field, so a good change to another field does not take it away
-	// while the refused text is still in its field.
-	edit := func(fid string, f func(*sim.Client) error) app.EventHandler {
-		return func(ctx app.Context, e app.Event) {
-			cs := m.clients()
-			if j >= len(cs) {
-				return
-			}
-			if err := f(&cs[j]); err != nil {
-				m.setErr(fid, err)
-				return
-			}
-			m.setClients(fid, cs)
+	ce := clientEditor{m: c.M, j: j, cl: cs[j], id: "client-" + strconv.Itoa(j)}
+	params := patternParams(j, ce.cl.Pattern.Kind)
+	return app.Elem("div").ID(ce.id).Class("client").Body(
+		ce.head(),
+		app.Elem("div").Class("row tight").Body(ce.patternFields(params)...),
+		ce.weightAndTier(),
+		app.If(ce.cl.Tier != "" && !slices.Contains(ce.m.lab.TierNames(), ce.cl.Tier),
+			app.Elem("p").ID(ce.id+"-tier-note").Class("hint").Text("No lane has tier "+ce.cl.Tier+": "+ce.cl.Name+" gets each lane's own budget until it is set below."),
+		),
+		app.Elem("div").Class("client-errors").Body(ce.messages(params)...),
+	)
+}
+
+// clientEditor draws client j (cl) of the lab's traffic, whose element
+// ids start with id.
+type clientEditor struct {
+	m  *labModel
+	j  int
+	cl sim.Client
+	id string
+}
+
+// edit applies a change made in the field fid: a refused value keeps the
+// client as it was and shows its message under the client, one message per
+// field, so a good change to another field does not take it away while the
+// refused text is still in its field.
+func (ce clientEditor) edit(fid string, f func(*sim.Client) error) app.EventHandler {
+	m, j := ce.m, ce.j
+	return func(ctx app.Context, e app.Event) {
+		cs := m.clients()
+		if j >= len(cs) {
+			return
 		}
+		if err := f(&cs[j]); err != nil {
+			m.setErr(fid, err)
+			return
+		}
+		m.setClients(fid, cs)
 	}
+}
+
+// head is the client's name, pattern and remove button.
+func (ce clientEditor) head() app.UI {
+	m, id, cl := ce.m, ce.id, ce.cl
 	var pats []app.UI
 	for _, k := range sim.PatternKinds {
 		pats = append(pats, ui.BoolAttr(app.Elem("option").Attr("value", string(k)), "selected", k == cl.Pattern.Kind).Text(explain.PatternName(k)))
 	}
-	params := patternParams(j, cl.Pattern.Kind)
+	return app.Elem("div").Class("row tight").Body(
+		m.markInvalid(app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-name").Class("text").Attr("value", cl.Name).Attr("aria-label", "Client name"), id+"-name").
+			OnChange(ce.onName, id),
+		app.Elem("select").ID(id+"-pattern").Class("select").Attr("aria-label", "Pattern").Body(pats...).
+			OnChange(ce.edit(id+"-pattern", ce.setPattern), id),
+		app.Elem("button").ID(id+"-remove").Class("btn icon").Title("Remove "+cl.Name).Attr("aria-label", "Remove "+cl.Name).Text("✕").
+			OnClick(ce.onRemove, id),
+	)
+}
+
+func (ce clientEditor) onName(ctx app.Context, e app.Event) {
+	m, j := ce.m, ce.j
+	cs := m.clients()
+	if j >= len(cs) {
+		return
+	}
+	old, focused := cs[j].Name, m.lab.Focus() == cs[j].Name
+	cs[j].Name = strings.TrimSpace(browser.FieldText(ctx.JSSrc()))
+	if m.setClients(ce.id+"-name", cs) {
+		m.renamed(old, cs[j].Name, focused)
+	}
+}
+
+func (ce clientEditor) setPattern(c *sim.Client) error {
+	c.Pattern = ce.m.patternFor(c.Name, sim.PatternKind(browser.FieldText(browser.ByID(ce.id+"-pattern"))))
+	ce.m.dropErrs(ce.id + "-") // the old pattern's fields and their messages are gone
+	return nil
+}
+
+func (ce clientEditor) onRemove(ctx app.Context, e app.Event) {
+	cs := ce.m.clients()
+	if ce.j < len(cs) {
+		ce.m.setClients("clients", append(cs[:ce.j], cs[ce.j+1:]...))
+	}
+}
+
+// patternFields are the fields of the client's pattern.
+func (ce clientEditor) patternFields(params []patternParam) []app.UI {
 	fields := make([]app.UI, 0, len(params))
 	for _, pp := range params {
-		pp := pp
 		fields = append(fields, app.Elem("label").Class("field").Body(
 			app.Elem("span").Text(pp.Name),
-			m.markInvalid(app.ElemSelfClosing("input").Attr("type", "number").ID(pp.ID).Class("num small").Attr("min", pp.Min).Attr("max", pp.Max).Attr("step", "any").Attr("value", units.Num(pp.get(cl.Pattern))), pp.ID).
-				OnChange(edit(pp.ID, func(c *sim.Client) error {
+			ce.m.markInvalid(app.ElemSelfClosing("input").Attr("type", "number").ID(pp.ID).Class("num small").Attr("min", pp.Min).Attr("max", pp.Max).Attr("step", "any").Attr("value", units.Num(pp.get(ce.cl.Pattern))), pp.ID).
+				OnChange(ce.edit(pp.ID, func(c *sim.Client) error {
 					v, err := pp.Parse(browser.FieldText(browser.ByID(pp.ID)))
 					if err != nil {
 						return err
@@ -363,68 +440,49 @@ func (c *labControls) client(j int, cs []sim.Client) app.UI {
 			app.Elem("span").Class("unit").Text(pp.Unit),
 		))
 	}
-	msgs := []app.UI{ui.ErrorLine(m.errs, id+"-name"), ui.ErrorLine(m.errs, id+"-pattern")}
-	for _, pp := range params {
-		msgs = append(msgs, ui.ErrorLine(m.errs, pp.ID))
-	}
-	msgs = append(msgs, ui.ErrorLine(m.errs, id+"-weight"), ui.ErrorLine(m.errs, id+"-tier"))
-	return app.Elem("div").ID(id).Class("client").Body(
-		app.Elem("div").Class("row tight").Body(
-			m.markInvalid(app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-name").Class("text").Attr("value", cl.Name).Attr("aria-label", "Client name"), id+"-name").
-				OnChange(func(ctx app.Context, e app.Event) {
-					cs := m.clients()
-					if j >= len(cs) {
-						return
-					}
-					old, focused := cs[j].Name, m.lab.Focus() == cs[j].Name
-					cs[j].Name = strings.TrimSpace(browser.FieldText(ctx.JSSrc()))
-					if m.setClients(id+"-name", cs) {
-						m.renamed(old, cs[j].Name, focused)
-					}
-				}, id),
-			app.Elem("select").ID(id+"-pattern").Class("select").Attr("aria-label", "Pattern").Body(pats...).
-				OnChange(edit(id+"-pattern", func(c *sim.Client) error {
-					c.Pattern = m.patternFor(c.Name, sim.PatternKind(browser.FieldText(browser.ByID(id+"-pattern"))))
-					m.dropErrs(id + "-") // the old pattern's fields and their messages are gone
-					return nil
-				}), id),
-			app.Elem("button").ID(id+"-remove").Class("btn icon").Title("Remove "+cl.Name).Attr("aria-label", "Remove "+cl.Name).Text("✕").
-				OnClick(func(ctx app.Context, e app.Event) {
-					cs := m.clients()
-					if j < len(cs) {
-						m.setClients("clients", append(cs[:j], cs[j+1:]...))
-					}
-				}, id),
+	return fields
+}
+
+// weightAndTier are the client's weight and tier fields.
+func (ce clientEditor) weightAndTier() app.UI {
+	id, cl := ce.id, ce.cl
+	return app.Elem("div").Class("row tight").Body(
+		app.Elem("label").Class("field").Body(
+			app.Elem("span").Text("weight"),
+			ce.m.markInvalid(app.ElemSelfClosing("input").Attr("type", "number").ID(id+"-weight").Class("num small").Attr("min", sim.WeightRange.Min).Attr("max", sim.WeightRange.Max).Attr("step", "any").Attr("value", units.Num(cl.Weight)), id+"-weight").
+				OnChange(ce.edit(id+"-weight", ce.setWeight), id),
+			app.Elem("span").Class("unit").Text("×"),
 		),
-		app.Elem("div").Class("row tight").Body(fields...),
-		app.Elem("div").Class("row tight").Body(
-			app.Elem("label").Class("field").Body(
-				app.Elem("span").Text("weight"),
-				m.markInvalid(app.ElemSelfClosing("input").Attr("type", "number").ID(id+"-weight").Class("num small").Attr("min", sim.WeightRange.Min).Attr("max", sim.WeightRange.Max).Attr("step", "any").Attr("value", units.Num(cl.Weight)), id+"-weight").
-					OnChange(edit(id+"-weight", func(c *sim.Client) error {
-						v, err := fieldOf(sim.WeightRange, "", 0, false).Parse(browser.FieldText(browser.ByID(id + "-weight")))
-						c.Weight = v
-						return err
-					}), id),
-				app.Elem("span").Class("unit").Text("×"),
-			),
-			app.Elem("label").Class("field").Body(
-				app.Elem("span").Text("tier"),
-				m.markInvalid(app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-tier").Class("text small").Attr("value", cl.Tier).Attr("placeholder", "default"), id+"-tier").
-					OnChange(edit(id+"-tier", func(c *sim.Client) error {
-						c.Tier = strings.TrimSpace(browser.FieldText(browser.ByID(id + "-tier")))
-						if c.Tier == "default" {
-							c.Tier = "" // the placeholder's word: no tier, each lane's own budget
-						}
-						return nil
-					}), id),
-			),
+		app.Elem("label").Class("field").Body(
+			app.Elem("span").Text("tier"),
+			ce.m.markInvalid(app.ElemSelfClosing("input").Attr("type", "text").ID(id+"-tier").Class("text small").Attr("value", cl.Tier).Attr("placeholder", "default"), id+"-tier").
+				OnChange(ce.edit(id+"-tier", ce.setTier), id),
 		),
-		app.If(cl.Tier != "" && !slices.Contains(m.lab.TierNames(), cl.Tier),
-			app.Elem("p").ID(id+"-tier-note").Class("hint").Text("No lane has tier "+cl.Tier+": "+cl.Name+" gets each lane's own budget until it is set below."),
-		),
-		app.Elem("div").Class("client-errors").Body(msgs...),
 	)
+}
+
+func (ce clientEditor) setWeight(c *sim.Client) error {
+	v, err := fieldOf(sim.WeightRange, "", 0, false).Parse(browser.FieldText(browser.ByID(ce.id + "-weight")))
+	c.Weight = v
+	return err
+}
+
+func (ce clientEditor) setTier(c *sim.Client) error {
+	c.Tier = strings.TrimSpace(browser.FieldText(browser.ByID(ce.id + "-tier")))
+	if c.Tier == "default" {
+		c.Tier = "" // the placeholder's word: no tier, each lane's own budget
+	}
+	return nil
+}
+
+// messages are the client's fields' messages, in the fields' order.
+func (ce clientEditor) messages(params []patternParam) []app.UI {
+	id := ce.id
+	msgs := []app.UI{ui.ErrorLine(ce.m.errs, id+"-name"), ui.ErrorLine(ce.m.errs, id+"-pattern")}
+	for _, pp := range params {
+		msgs = append(msgs, ui.ErrorLine(ce.m.errs, pp.ID))
+	}
+	return append(msgs, ui.ErrorLine(ce.m.errs, id+"-weight"), ui.ErrorLine(ce.m.errs, id+"-tier"))
 }
 
 // realTraffic: the built-in NASA trace and the user's own file.

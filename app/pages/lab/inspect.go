@@ -2,6 +2,9 @@ package lab
 
 import (
 	"fmt"
+	"math"
+	"strconv"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
@@ -9,8 +12,6 @@ import (
 	"github.com/ratelab/ratelab/app/ui/browser"
 	"github.com/ratelab/ratelab/app/units"
 	"github.com/ratelab/ratelab/limiter"
-	"math"
-	"strconv"
 )
 
 // labSel is the decision selected in a lane's strip: lane index and the

@@ -1,13 +1,6 @@
 package lab
 
 import (
-	"github.com/maxence-charriere/go-app/v9/pkg/app"
-	"github.com/ratelab/ratelab/app/explain"
-	"github.com/ratelab/ratelab/app/sim"
-	"github.com/ratelab/ratelab/app/ui"
-	"github.com/ratelab/ratelab/app/ui/uitest"
-	"github.com/ratelab/ratelab/app/units"
-	"github.com/ratelab/ratelab/limiter"
 	"math"
 	"net/url"
 	"reflect"
@@ -16,6 +9,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/explain"
+	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/ui"
+	"github.com/ratelab/ratelab/app/ui/uitest"
+	"github.com/ratelab/ratelab/app/units"
+	"github.com/ratelab/ratelab/limiter"
 )
 
 // TestLabLanesWindowEdge renders the lanes after the window-edge attack on

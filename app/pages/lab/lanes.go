@@ -2,6 +2,13 @@ package lab
 
 import (
 	"errors"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
@@ -9,12 +16,6 @@ import (
 	"github.com/ratelab/ratelab/app/ui/browser"
 	"github.com/ratelab/ratelab/app/units"
 	"github.com/ratelab/ratelab/limiter"
-	"maps"
-	"math"
-	"slices"
-	"strconv"
-	"strings"
-	"time"
 )
 
 // Lane drawing geometry (SVG user units), one shared time axis for all
@@ -668,31 +669,26 @@ func (v *labLanes) markPaths(a ui.Axis) (ok, no string) {
 			v.noCol[c]++
 		}
 	}
-	b := v.buf[:0]
-	for c, k := range v.okCol {
-		if k > 0 {
-			x := float64(c)*markCol + markCol/2
-			b = append(b, 'M')
-			b = appendF(b, x-3.5)
-			b = append(b, ' ')
-			b = appendF(b, okY)
-			b = append(b, "l2.5 3.5l5-7"...)
-		}
-	}
+	b := appendMarks(v.buf[:0], v.okCol[:], -3.5, okY, "l2.5 3.5l5-7")
 	ok = string(b)
-	b = b[:0]
-	for c, k := range v.noCol {
-		if k > 0 {
-			x := float64(c)*markCol + markCol/2
-			b = append(b, 'M')
-			b = appendF(b, x-3)
-			b = append(b, ' ')
-			b = appendF(b, noY-3)
-			b = append(b, "l6 6m0-6l-6 6"...)
-		}
-	}
+	b = appendMarks(b[:0], v.noCol[:], -3, noY-3, "l6 6m0-6l-6 6")
 	v.buf = b
 	return ok, string(b)
+}
+
+// appendMarks appends to b an SVG path of one mark for every column with a
+// count: the mark's path drawn from the column's centre moved by dx, at y.
+func appendMarks(b []byte, cols []int32, dx, y float64, mark string) []byte {
+	for c, k := range cols {
+		if k > 0 {
+			b = append(b, 'M')
+			b = appendF(b, float64(c)*markCol+markCol/2+dx)
+			b = append(b, ' ')
+			b = appendF(b, y)
+			b = append(b, mark...)
+		}
+	}
+	return b
 }
 
 // ratePaths are the polylines of the offered rate, the admitted rate and

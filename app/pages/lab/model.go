@@ -2,15 +2,16 @@ package lab
 
 import (
 	"fmt"
-	"github.com/ratelab/ratelab/app/sim"
-	"github.com/ratelab/ratelab/app/units"
-	"github.com/ratelab/ratelab/limiter"
 	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/units"
+	"github.com/ratelab/ratelab/limiter"
 )
 
 // labOptions bound the lab's memory: 4096 decisions per lane (20 s of the
@@ -386,9 +387,9 @@ type runToEnd struct {
 }
 
 // A frame of "Run to end" decides parts of runPart decisions until it has
-// spent runFrameTime or made sim.MaxTickDecisions decisions. 20,000 at once
-// took 50 to 300 ms in the browser for a trace of 200,000 clients (each new
-// client a new limiter in every lane, and the collector's work on them).
+// spent runFrameTime or made sim.MaxTickDecisions decisions: with many new
+// clients (each a new limiter in every lane) a part costs far more than
+// its count says, so the frame watches the time too.
 const (
 	runPart      = 2000
 	runFrameTime = 40 * time.Millisecond

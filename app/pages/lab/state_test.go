@@ -1,11 +1,12 @@
 package lab
 
 import (
+	"testing"
+	"time"
+
 	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/app/units"
 	"github.com/ratelab/ratelab/limiter"
-	"testing"
-	"time"
 )
 
 // TestGCRAStateLine: the lab's GCRA line rounds TAT − now and the tolerance

@@ -1,11 +1,12 @@
 package lab
 
 import (
+	"strconv"
+	"time"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/app/units"
-	"strconv"
-	"time"
 )
 
 // traceLinesPerPart is how many lines of a user's file the lab reads before

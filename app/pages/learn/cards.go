@@ -1,9 +1,10 @@
 package learn
 
 import (
+	"strconv"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/explain"
-	"strconv"
 )
 
 // cardsView is the interview drill: each card's question, its model answer

@@ -1,14 +1,15 @@
 package learn
 
 import (
+	"net/url"
+	"strconv"
+	"time"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/app/site"
 	"github.com/ratelab/ratelab/app/ui/browser"
-	"net/url"
-	"strconv"
-	"time"
 )
 
 // learn is the /learn page: the guided lessons, the predict-then-reveal

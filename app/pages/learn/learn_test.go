@@ -1,15 +1,16 @@
 package learn
 
 import (
-	"github.com/ratelab/ratelab/app/explain"
-	"github.com/ratelab/ratelab/app/sim"
-	"github.com/ratelab/ratelab/app/ui/uitest"
-	"github.com/ratelab/ratelab/limiter"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ratelab/ratelab/app/explain"
+	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/ui/uitest"
+	"github.com/ratelab/ratelab/limiter"
 )
 
 // TestLessonRuns plays every lesson the way the page does (lab lessons

@@ -1,14 +1,15 @@
 package learn
 
 import (
+	"strconv"
+	"time"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/app/ui"
 	"github.com/ratelab/ratelab/app/ui/browser"
 	"github.com/ratelab/ratelab/app/units"
-	"strconv"
-	"time"
 )
 
 // lessonFrame is the period of a playing lesson's animation loop.

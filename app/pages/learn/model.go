@@ -2,11 +2,12 @@ package learn
 
 import (
 	"fmt"
+	"strconv"
+	"time"
+
 	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/app/units"
-	"strconv"
-	"time"
 )
 
 // lessonPlayTime is how long (real time) a lab lesson takes to play.

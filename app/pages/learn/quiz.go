@@ -1,15 +1,16 @@
 package learn
 
 import (
+	"math"
+	"strconv"
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/app/ui"
 	"github.com/ratelab/ratelab/app/ui/browser"
 	"github.com/ratelab/ratelab/app/units"
-	"math"
-	"strconv"
-	"strings"
 )
 
 // quizView is the predict-then-reveal quiz for one seed: the clock pauses
@@ -32,9 +33,9 @@ type quizView struct {
 	// lab is the same traffic run through the lanes up to the last question's
 	// request (quiz.Requests(), at most explain.QuizRequests), for the
 	// decisions shown before each question: no further, so that the work is
-	// bounded by the quiz's requests, not by the clients' rates (run to
-	// QuizHorizon, 16 clients of 10,000 requests/s on 6 lanes blocked the tab
-	// for 18 s), and its history holds every request from the first.
+	// bounded by the quiz's requests, not by the clients' rates (16 clients
+	// of 10,000 requests/s on 6 lanes, run to QuizHorizon, would be millions
+	// of decisions), and its history holds every request from the first.
 	lab      *sim.Lab
 	err      string
 	choice   string // "allowed", "denied" or ""
@@ -279,9 +280,9 @@ func (v *quizView) onReveal(ctx app.Context, e app.Event) {
 }
 
 // nextButton is "Next question →" (or "See your results →"). It replaces
-// Reveal, which had the focus, so it takes the focus when it appears: a
-// ctx.Defer from Reveal's handler ran before it was on the page, and the
-// focus fell to the page's body.
+// Reveal, which had the focus, so it takes the focus when it appears (in
+// its own OnMount: a ctx.Defer from Reveal's handler runs before it is on
+// the page, and the focus would fall to the page's body).
 type nextButton struct {
 	app.Compo
 	Label   string

@@ -1,8 +1,9 @@
 package playground
 
 import (
-	"github.com/ratelab/ratelab/app/units"
 	"strconv"
+
+	"github.com/ratelab/ratelab/app/units"
 )
 
 // announce is the playground's latest decision for the live region.

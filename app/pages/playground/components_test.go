@@ -1,14 +1,15 @@
 package playground
 
 import (
-	"github.com/maxence-charriere/go-app/v9/pkg/app"
-	"github.com/ratelab/ratelab/app/sim"
-	"github.com/ratelab/ratelab/app/ui/uitest"
-	"github.com/ratelab/ratelab/limiter"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/ui/uitest"
+	"github.com/ratelab/ratelab/limiter"
 )
 
 // pausedSim is a simulation with its clock stopped at 0.

@@ -1,6 +1,8 @@
 package playground
 
 import (
+	"strconv"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
@@ -8,7 +10,6 @@ import (
 	"github.com/ratelab/ratelab/app/ui/browser"
 	"github.com/ratelab/ratelab/app/units"
 	"github.com/ratelab/ratelab/limiter"
-	"strconv"
 )
 
 // controls is the left column: the strategy, its parameters, the request

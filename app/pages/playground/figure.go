@@ -1,13 +1,14 @@
 package playground
 
 import (
+	"math"
+	"strconv"
+	"time"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/ui"
 	"github.com/ratelab/ratelab/app/units"
 	"github.com/ratelab/ratelab/limiter"
-	"math"
-	"strconv"
-	"time"
 )
 
 // Figure geometry (SVG user units). Each side of the axis has room for

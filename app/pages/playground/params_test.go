@@ -1,10 +1,10 @@
 package playground
 
 import (
-	"github.com/ratelab/ratelab/app/ui"
 	"math"
 	"testing"
 
+	"github.com/ratelab/ratelab/app/ui"
 	"github.com/ratelab/ratelab/app/units"
 )
 

@@ -1,13 +1,14 @@
 package playground
 
 import (
+	"strconv"
+	"time"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/app/ui"
 	"github.com/ratelab/ratelab/app/units"
 	"github.com/ratelab/ratelab/limiter"
-	"strconv"
-	"time"
 )
 
 // FrameEvery is the period of the view's animation loop.

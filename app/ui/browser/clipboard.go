@@ -2,6 +2,7 @@ package browser
 
 import (
 	"errors"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 

@@ -5,8 +5,9 @@ package browser
 
 import (
 	"errors"
-	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"strconv"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
 // FetchText GETs url from the page's own server and calls done with the

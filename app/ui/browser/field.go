@@ -5,7 +5,7 @@ import (
 	"github.com/ratelab/ratelab/app/units"
 )
 
-// fieldText returns an input's value, or unreadable when the browser flags
+// FieldText returns an input's value, or units.Unreadable when the browser flags
 // its text as bad input.
 func FieldText(el app.Value) string {
 	if v := el.Get("validity"); v.Truthy() && v.Get("badInput").Truthy() {

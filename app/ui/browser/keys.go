@@ -1,9 +1,10 @@
 package browser
 
 import (
-	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"slices"
 	"strings"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
 // keyGuard is the one listener InstallKeyGuard adds (kept for the page's
@@ -14,11 +15,10 @@ var keyGuard app.Func
 // lists in its data-keys attribute ("Enter", "ArrowLeft ArrowRight Home
 // End"), for the elements whose handlers act on those keys themselves. It
 // must be stopped while the browser dispatches the key: go-app runs event
-// handlers after that dispatch, where PreventDefault comes too late. So
-// the timeline moved 1 ms with each arrow besides the handler's 100 ms (a
-// race that sometimes lost a step), an arrow on a lesson's mark scrolled
-// the page, and Enter on "+ Add a lane…" opened its list, which then took
-// the next keys. A function from app.FuncOf runs during the dispatch.
+// handlers after that dispatch, where PreventDefault comes too late (the
+// timeline's arrows would also move its range input, an arrow on a
+// lesson's mark would scroll the page, Enter on "+ Add a lane…" would open
+// its list). A function from app.FuncOf runs during the dispatch.
 func InstallKeyGuard() {
 	if !app.IsClient || keyGuard != nil {
 		return
