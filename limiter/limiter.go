@@ -162,11 +162,22 @@ func (c *ManualClock) Set(t Instant) {
 	c.mu.Unlock()
 }
 
-// Advance moves the clock forward by d and returns the new instant.
+// Advance moves the clock by d (back for a negative d) and returns the new
+// instant. It saturates: an advance past the largest Instant (math.MaxInt64,
+// about 292 years after the origin) stops there, and one past the smallest
+// (math.MinInt64) stops there, rather than wrapping around to the other end
+// of the range.
 func (c *ManualClock) Advance(d time.Duration) Instant {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.now += d
+	switch {
+	case d > 0 && c.now > math.MaxInt64-d:
+		c.now = math.MaxInt64
+	case d < 0 && c.now < math.MinInt64-d:
+		c.now = math.MinInt64
+	default:
+		c.now += d
+	}
 	return c.now
 }
 

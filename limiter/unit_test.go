@@ -996,3 +996,31 @@ func TestRateFractionFitsBurst(t *testing.T) {
 		t.Errorf("retry after one token at %v/s: %v; want %v within 1e-9", r, d.RetryAfter, time.Duration(want))
 	}
 }
+
+// ManualClock.Advance saturates at the ends of the Instant range instead of
+// wrapping around (MaxInt64 + 1 would be 292 years before the origin).
+func TestManualClockSaturates(t *testing.T) {
+	var c limiter.ManualClock
+	for _, step := range []struct {
+		d, want time.Duration
+	}{
+		{math.MaxInt64, math.MaxInt64},
+		{1, math.MaxInt64},
+		{math.MaxInt64, math.MaxInt64},
+		{-time.Second, math.MaxInt64 - time.Second},
+		{2 * time.Second, math.MaxInt64},
+		{math.MinInt64, -1},
+		{math.MinInt64, math.MinInt64},
+		{-1, math.MinInt64},
+		{time.Second, math.MinInt64 + time.Second},
+		{-2 * time.Second, math.MinInt64},
+		{math.MaxInt64, -1},
+	} {
+		if got := c.Advance(step.d); got != step.want {
+			t.Fatalf("Advance(%d) = %d; want %d", int64(step.d), int64(got), int64(step.want))
+		}
+		if got := c.Now(); got != step.want {
+			t.Fatalf("Now() after Advance(%d) = %d; want %d", int64(step.d), int64(got), int64(step.want))
+		}
+	}
+}
