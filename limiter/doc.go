@@ -76,6 +76,10 @@
 // nothing. A negative n is an error too. Live reconfiguration (SetRate,
 // SetBurst, SetCapacity, SetLeakInterval, SetLimit, SetWindow) first brings
 // the state up to now under the old parameters, then applies the new ones.
+// A strategy's zero value (var tb limiter.TokenBucket) has no parameters:
+// its AllowN and setters return an error wrapping ErrInvalid ("limiter: zero
+// TokenBucket; create it with NewTokenBucket"), its Admit reports false, and
+// no method panics or leaves the strategy's lock held.
 //
 // # Keyed limiters
 //

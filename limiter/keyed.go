@@ -261,21 +261,10 @@ func (k *Keyed) AllowNAt(now Instant, key string, n int) (Decision, error) {
 				return Decision{}, err
 			}
 		}
-		if h.kind == tagForeign {
-			d, ok, err := h.allowForeign(now, n)
-			if !ok {
-				continue
-			}
-			return d, err
-		}
-		h.mu.Lock()
-		if h.evicted { // swept between lookup and lock: look up again
-			h.mu.Unlock()
+		d, ok, err := h.allow(now, n)
+		if !ok { // swept between lookup and lock: look up again
 			continue
 		}
-		d, err := h.allowLocked(now, n)
-		h.seen = max(h.seen, now)
-		h.mu.Unlock()
 		if k.every > 0 && k.ops.Add(1)%k.every == 0 {
 			k.sweepShard(&k.shards[k.next.Add(1)%numShards], now, k.freshSince(now), sweepBatch)
 		}
@@ -290,10 +279,10 @@ func isNilPointer(s Strategy) bool {
 	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
-// allowForeign decides for a strategy from outside this package, releasing
-// the key's lock even if that strategy panics. ok is false when the key was
-// evicted meanwhile (look it up again).
-func (h *header) allowForeign(now Instant, n int) (d Decision, ok bool, err error) {
+// allow decides with the key's lock held, and releases it even if the
+// strategy panics (one from outside this package may). ok is false when the
+// key was evicted meanwhile (look it up again).
+func (h *header) allow(now Instant, n int) (d Decision, ok bool, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.evicted {

@@ -194,6 +194,23 @@ func errorf(format string, args ...any) error {
 	return &paramError{msg: fmt.Sprintf(format, args...)}
 }
 
+// The errors of a strategy's zero value, which has no parameters: its
+// methods report them (AllowN and the setters), or act as for a limiter that
+// holds nothing (Admit false, State only the Kind, Fresh true, Rate and Burst
+// 0), and none of them panics or blocks.
+var (
+	errZeroTokenBucket          = errZero("TokenBucket")
+	errZeroGCRA                 = errZero("GCRA")
+	errZeroLeakyBucket          = errZero("LeakyBucket")
+	errZeroFixedWindow          = errZero("FixedWindow")
+	errZeroSlidingWindowLog     = errZero("SlidingWindowLog")
+	errZeroSlidingWindowCounter = errZero("SlidingWindowCounter")
+)
+
+// errZero is the error of a zero typ: "limiter: zero TokenBucket; create it
+// with NewTokenBucket".
+func errZero(typ string) error { return errorf("zero %s; create it with New%s", typ, typ) }
+
 func checkN(n int) error {
 	if n < 0 {
 		return errorf("n %d is negative; want >= 0", n)
@@ -248,6 +265,15 @@ func addLag(w, lag time.Duration) time.Duration {
 // a Keyed needs to hold the strategy directly as its map entry (no separate
 // entry object per key). It must stay the first field of each strategy: a
 // Keyed finds the strategy from its header (see keyed.go).
+//
+// Every method that takes the lock releases it with defer, except AllowN and
+// Admit, the hot path, where a deferred unlock costs a closure call per
+// decision: their critical sections cannot panic. The zero value is refused
+// before the lock is taken, constructors and setters validate every
+// parameter (windows and leak intervals ≥ 1 ns, so no division by 0; a
+// sliding window log's ring is indexed only when it holds entries), and
+// integer overflow is guarded, not trapped. A Keyed holds the same lock with
+// defer (keyed.go), for strategies from outside this package.
 type header struct {
 	mu   sync.Mutex
 	seen Instant // Keyed: latest request instant, minInstant before the first
@@ -259,6 +285,11 @@ type header struct {
 	keyed   bool
 	evicted bool // removed from its Keyed: a request that found it looks up again
 }
+
+// zero reports whether the strategy this header leads is its type's zero
+// value (not made by its constructor, which sets kind to want). kind is
+// never written after construction, so it is read without the lock.
+func (h *header) zero(want kindTag) bool { return h.kind != want }
 
 type kindTag uint8
 
