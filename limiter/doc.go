@@ -89,7 +89,13 @@
 // map with a lock per key. [Keyed.Sweep] evicts keys idle for the TTL whose
 // state equals a fresh strategy's, so eviction never changes a decision (a
 // client in debt keeps its debt); sweeping can also be amortised over
-// requests ([KeyedOptions].SweepEvery), with no goroutine.
+// requests ([KeyedOptions].SweepEvery), with no goroutine. Sweep holds a
+// shard's lock for 256 keys at most at a time, so requests meanwhile wait
+// for one batch, not for a scan of the shard; and a shard that sweeping has
+// left holding under a quarter of the most keys it held gets a new map, so
+// the memory of evicted keys goes back to the garbage collector (Go's maps
+// never shrink). A strategy from outside this package that panics leaves no
+// lock of the Keyed held.
 //
 // # Sources
 //
