@@ -304,14 +304,11 @@ func (h *header) allow(now Instant, n int) (d Decision, ok bool, err error) {
 // State returns the state of key's strategy at now, and false when the key
 // is not held (a new key would start fresh).
 func (k *Keyed) State(now Instant, key string) (State, bool) {
-	sh := k.shard(key)
-	sh.mu.RLock()
-	h := sh.m[key]
-	sh.mu.RUnlock()
-	if h == nil {
+	s := k.held(key)
+	if s == nil {
 		return State{}, false
 	}
-	return h.strategy().State(now), true
+	return s.State(now), true
 }
 
 func (k *Keyed) shard(key string) *shard {
