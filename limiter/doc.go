@@ -76,6 +76,10 @@
 // nothing. A negative n is an error too. Live reconfiguration (SetRate,
 // SetBurst, SetCapacity, SetLeakInterval, SetLimit, SetWindow) first brings
 // the state up to now under the old parameters, then applies the new ones.
+// A strategy's zero value (var tb limiter.TokenBucket) has no parameters:
+// its AllowN and setters return an error wrapping ErrInvalid ("limiter: zero
+// TokenBucket; create it with NewTokenBucket"), its Admit reports false, and
+// no method panics or leaves the strategy's lock held.
 //
 // # Keyed limiters
 //
@@ -85,7 +89,13 @@
 // map with a lock per key. [Keyed.Sweep] evicts keys idle for the TTL whose
 // state equals a fresh strategy's, so eviction never changes a decision (a
 // client in debt keeps its debt); sweeping can also be amortised over
-// requests ([KeyedOptions].SweepEvery), with no goroutine.
+// requests ([KeyedOptions].SweepEvery), with no goroutine. Sweep holds a
+// shard's lock for 256 keys at most at a time, so requests meanwhile wait
+// for one batch, not for a scan of the shard; and a shard that sweeping has
+// left holding under a quarter of the most keys it held gets a new map, so
+// the memory of evicted keys goes back to the garbage collector (Go's maps
+// never shrink). A strategy from outside this package that panics leaves no
+// lock of the Keyed held.
 //
 // # Several limits, waiting, HTTP
 //

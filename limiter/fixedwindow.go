@@ -9,7 +9,10 @@ import "time"
 // the next): that is the algorithm, and the cost of its O(1) memory. GitHub's
 // REST API (5000 requests per hour, reset at a fixed instant) works this way.
 //
-// Create one with [NewFixedWindow]: the zero value is not usable.
+// Create one with [NewFixedWindow]. The zero value has no parameters: AllowN
+// and the setters return an error wrapping [ErrInvalid] ("limiter: zero
+// FixedWindow; create it with NewFixedWindow"), Admit reports false, State
+// returns only the Kind and Fresh reports true; no method panics.
 type FixedWindow struct {
 	header // lock, used flag, Keyed bookkeeping
 	limit  int64
@@ -80,11 +83,14 @@ func (fw *FixedWindow) Admit(now Instant, n int) bool {
 
 // AllowN decides a request of n units at now; see [Strategy].
 func (fw *FixedWindow) AllowN(now Instant, n int) (Decision, error) {
+	if fw.zero(tagFixedWindow) {
+		return Decision{}, errZeroFixedWindow
+	}
 	if n < 0 {
 		return Decision{}, checkN(n)
 	}
 	fw.mu.Lock()
-	d := fw.allowLocked(now, n)
+	d := fw.allowLocked(now, n) // cannot panic: see header
 	fw.mu.Unlock()
 	return d, nil
 }
@@ -115,6 +121,9 @@ func (fw *FixedWindow) allowLocked(now Instant, n int) Decision {
 
 // State returns the current window's start, length and Count.
 func (fw *FixedWindow) State(now Instant) State {
+	if fw.zero(tagFixedWindow) {
+		return State{Kind: KindFixedWindow}
+	}
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
 	_, idx, count := fw.at(now)
@@ -124,6 +133,9 @@ func (fw *FixedWindow) State(now Instant) State {
 
 // Fresh reports whether the current window's count is 0.
 func (fw *FixedWindow) Fresh(now Instant) bool {
+	if fw.zero(tagFixedWindow) {
+		return true
+	}
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
 	return fw.freshLocked(now)
@@ -137,6 +149,9 @@ func (fw *FixedWindow) freshLocked(now Instant) bool {
 // SetLimit changes the per-window limit at now; the count of the current
 // window is kept.
 func (fw *FixedWindow) SetLimit(now Instant, limit int) error {
+	if fw.zero(tagFixedWindow) {
+		return errZeroFixedWindow
+	}
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
 	if err := checkWindow(limit, fw.window); err != nil {
@@ -151,6 +166,9 @@ func (fw *FixedWindow) SetLimit(now Instant, limit int) error {
 // the count of the new window that contains now, so no change of length
 // forgives requests just admitted.
 func (fw *FixedWindow) SetWindow(now Instant, window time.Duration) error {
+	if fw.zero(tagFixedWindow) {
+		return errZeroFixedWindow
+	}
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
 	if err := checkWindow(int(fw.limit), window); err != nil {

@@ -16,7 +16,10 @@ import "time"
 // number of nanoseconds (rate 3/s: 333 333 333⅓ ns) is never rounded; the
 // state is 48 bytes, as the token bucket's.
 //
-// Create one with [NewGCRA]: the zero value is not usable.
+// Create one with [NewGCRA]. The zero value has no parameters: AllowN and the
+// setters return an error wrapping [ErrInvalid] ("limiter: zero GCRA; create
+// it with NewGCRA"), Admit reports false, State returns only the Kind, Rate
+// and Burst 0, and Fresh reports true; no method panics.
 type GCRA struct {
 	header             // lock, used flag, Keyed bookkeeping
 	m      *bucketMath // shared, immutable parameters
@@ -53,6 +56,9 @@ func (g *GCRA) Config() Config {
 
 // Rate returns the rate in tokens per second.
 func (g *GCRA) Rate() float64 {
+	if g.zero(tagGCRA) {
+		return 0
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.m.rate
@@ -60,6 +66,9 @@ func (g *GCRA) Rate() float64 {
 
 // Burst returns the burst in tokens.
 func (g *GCRA) Burst() int {
+	if g.zero(tagGCRA) {
+		return 0
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return int(g.m.burst)
@@ -83,11 +92,14 @@ func (g *GCRA) at(now Instant) (Instant, int64) {
 
 // AllowN decides a request of n at now; see [Strategy].
 func (g *GCRA) AllowN(now Instant, n int) (d Decision, err error) {
+	if g.zero(tagGCRA) {
+		return Decision{}, errZeroGCRA
+	}
 	if n < 0 {
 		return Decision{}, checkN(n)
 	}
 	g.mu.Lock()
-	o := g.decideLocked(now, n)
+	o := g.decideLocked(now, n) // cannot panic: see header
 	g.mu.Unlock()
 	o.fill(&d, now, n)
 	return d, nil
@@ -97,7 +109,7 @@ func (g *GCRA) AllowN(now Instant, n int) (d Decision, err error) {
 // in the same way, and reports only whether it is admitted (see
 // [TokenBucket.Admit]). A negative n is never admitted and changes nothing.
 func (g *GCRA) Admit(now Instant, n int) bool {
-	if n < 0 {
+	if n < 0 || g.zero(tagGCRA) {
 		return false
 	}
 	g.mu.Lock()
@@ -125,6 +137,9 @@ func (g *GCRA) decideLocked(now Instant, n int) outcome {
 // State returns TAT, the emission interval and tolerance (rounded to whole
 // nanoseconds for display), and the equivalent Tokens.
 func (g *GCRA) State(now Instant) State {
+	if g.zero(tagGCRA) {
+		return State{Kind: KindGCRA}
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	at, ahead := g.at(now)
@@ -146,6 +161,9 @@ func (g *GCRA) State(now Instant) State {
 
 // Fresh reports whether TAT ≤ now (a full bucket).
 func (g *GCRA) Fresh(now Instant) bool {
+	if g.zero(tagGCRA) {
+		return true
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.freshLocked(now)
@@ -159,6 +177,9 @@ func (g *GCRA) freshLocked(now Instant) bool {
 // SetRate changes the rate at now, keeping what is owed up to now (as
 // [TokenBucket.SetRate]).
 func (g *GCRA) SetRate(now Instant, rate float64) error {
+	if g.zero(tagGCRA) {
+		return errZeroGCRA
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	m, err := newBucketMath(rate, int(g.m.burst))
@@ -171,6 +192,9 @@ func (g *GCRA) SetRate(now Instant, rate float64) error {
 
 // SetBurst changes the burst at now (as [TokenBucket.SetBurst]).
 func (g *GCRA) SetBurst(now Instant, burst int) error {
+	if g.zero(tagGCRA) {
+		return errZeroGCRA
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	m, err := newBucketMath(g.m.rate, burst)

@@ -40,7 +40,10 @@ type Factory func(key string) (Strategy, error)
 // of one tier share their immutable parameters, so an idle token bucket,
 // GCRA or leaky bucket key costs its map slot and a 48-byte state (GCRA
 // keeps its exact TAT as a lead over its latest instant; 8 bytes more would
-// fall in Go's 64-byte size class).
+// fall in Go's 64-byte size class). Go's maps keep the slots of deleted
+// entries, so a sweep that leaves a shard under a quarter of the most keys
+// it has held rebuilds that shard's map: after a sweep of idle keys the heap
+// returns to what the keys still held need.
 //
 // Create one with [NewKeyed]: the zero value is not usable.
 type Keyed struct {
@@ -65,7 +68,12 @@ const (
 type shard struct {
 	mu sync.RWMutex
 	m  map[string]*header
-	_  [32]byte // one shard per 64-byte cache line
+	// rebuilt is, while a rebuild copies m's keys in batches, the map that
+	// replaces m (keys created or evicted meanwhile go to both); nil
+	// otherwise. See rebuild.
+	rebuilt map[string]*header
+	peak    int      // most keys m has held: a sweep that leaves far fewer rebuilds it
+	_       [16]byte // one shard per 64-byte cache line
 }
 
 // foreign wraps a strategy from outside this package (or one already held by
@@ -261,21 +269,10 @@ func (k *Keyed) AllowNAt(now Instant, key string, n int) (Decision, error) {
 				return Decision{}, err
 			}
 		}
-		if h.kind == tagForeign {
-			d, ok, err := h.allowForeign(now, n)
-			if !ok {
-				continue
-			}
-			return d, err
-		}
-		h.mu.Lock()
-		if h.evicted { // swept between lookup and lock: look up again
-			h.mu.Unlock()
+		d, ok, err := h.allow(now, n)
+		if !ok { // swept between lookup and lock: look up again
 			continue
 		}
-		d, err := h.allowLocked(now, n)
-		h.seen = max(h.seen, now)
-		h.mu.Unlock()
 		if k.every > 0 && k.ops.Add(1)%k.every == 0 {
 			k.sweepShard(&k.shards[k.next.Add(1)%numShards], now, k.freshSince(now), sweepBatch)
 		}
@@ -290,10 +287,10 @@ func isNilPointer(s Strategy) bool {
 	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
-// allowForeign decides for a strategy from outside this package, releasing
-// the key's lock even if that strategy panics. ok is false when the key was
-// evicted meanwhile (look it up again).
-func (h *header) allowForeign(now Instant, n int) (d Decision, ok bool, err error) {
+// allow decides with the key's lock held, and releases it even if the
+// strategy panics (one from outside this package may). ok is false when the
+// key was evicted meanwhile (look it up again).
+func (h *header) allow(now Instant, n int) (d Decision, ok bool, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.evicted {
@@ -304,59 +301,14 @@ func (h *header) allowForeign(now Instant, n int) (d Decision, ok bool, err erro
 	return d, true, err
 }
 
-// EvictionSlack is the amortised sweep's least margin: it evicts a key at
-// now only if the key was already fresh at now − max(IdleTTL,
-// EvictionSlack), so that requests stamped up to that long before the
-// sweeping request, still on their way to the Keyed, decide as they would
-// without eviction.
-const EvictionSlack = time.Second
-
-// freshSince is the instant at which a key must already have been fresh to
-// be evicted at now.
-func (k *Keyed) freshSince(now Instant) Instant {
-	at := now - max(k.ttl, EvictionSlack)
-	if at > now { // overflow
-		at = minInstant
-	}
-	return at
-}
-
-// sweepShard examines up to max keys of sh (all of them when max < 0), from
-// a random place (Go's map iteration order), and evicts those idle at now and
-// fresh at freshAt. It holds sh.mu meanwhile and releases it even if a
-// strategy from outside this package panics in Fresh.
-func (k *Keyed) sweepShard(sh *shard, now, freshAt Instant, max int) int {
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	return k.sweepLocked(sh, now, freshAt, max)
-}
-
-// sweepLocked is sweepShard with sh.mu already held.
-func (k *Keyed) sweepLocked(sh *shard, now, freshAt Instant, max int) int {
-	evicted := 0
-	for key, h := range sh.m {
-		if max == 0 {
-			break
-		}
-		max--
-		if k.evict(sh, key, h, now, freshAt) {
-			evicted++
-		}
-	}
-	return evicted
-}
-
 // State returns the state of key's strategy at now, and false when the key
 // is not held (a new key would start fresh).
 func (k *Keyed) State(now Instant, key string) (State, bool) {
-	sh := k.shard(key)
-	sh.mu.RLock()
-	h := sh.m[key]
-	sh.mu.RUnlock()
-	if h == nil {
+	s := k.held(key)
+	if s == nil {
 		return State{}, false
 	}
-	return h.strategy().State(now), true
+	return s.State(now), true
 }
 
 func (k *Keyed) shard(key string) *shard {
@@ -389,41 +341,14 @@ func (k *Keyed) create(sh *shard, now Instant, key string) (*header, error) {
 	}
 	h := adopt(s)
 	sh.m[key] = h
+	sh.peak = max(sh.peak, len(sh.m))
+	if sh.rebuilt != nil {
+		sh.rebuilt[key] = h
+	}
 	return h, nil
 }
 
 const minInstant = Instant(-1 << 63)
-
-// Sweep evicts, at now, every key idle for at least IdleTTL whose state
-// equals a fresh strategy's at now, and returns how many it evicted. Unlike
-// the amortised sweep it keeps no margin: later requests must be stamped at
-// or after now, or a request stamped before now may find an evicted key
-// fresh where it was not (a key fresh at now may not have been fresh
-// earlier). Call it where no request is in flight, or with an instant at
-// least EvictionSlack older than the clock's.
-func (k *Keyed) Sweep(now Instant) int {
-	evicted := 0
-	for i := range k.shards {
-		evicted += k.sweepShard(&k.shards[i], now, now, -1)
-	}
-	return evicted
-}
-
-// evict removes key from sh, with sh.mu held, when it has been idle for
-// IdleTTL at now and is fresh at freshAt.
-func (k *Keyed) evict(sh *shard, key string, h *header, now, freshAt Instant) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	// A key created by a request that has not decided yet has no last
-	// instant; evicting it is harmless, as that request looks it up again.
-	idle := h.seen == minInstant || now-h.seen >= k.ttl
-	if idle && h.freshLocked(freshAt) {
-		h.evicted = true
-		delete(sh.m, key)
-		return true
-	}
-	return false
-}
 
 // Len returns the number of keys held.
 func (k *Keyed) Len() int {

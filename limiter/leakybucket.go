@@ -14,7 +14,10 @@ import "time"
 // [LeakyBucket.SetCapacity] for where they part). The level is kept in integer nanoseconds of
 // water (one unit = one leak interval), so it is exact.
 //
-// Create one with [NewLeakyBucket]: the zero value is not usable.
+// Create one with [NewLeakyBucket]. The zero value has no parameters: AllowN
+// and the setters return an error wrapping [ErrInvalid] ("limiter: zero
+// LeakyBucket; create it with NewLeakyBucket"), Admit reports false, State
+// returns only the Kind and Fresh reports true; no method panics.
 type LeakyBucket struct {
 	header             // lock, used flag, Keyed bookkeeping
 	m      *bucketMath // shared, immutable parameters (m.interval is the leak interval)
@@ -70,11 +73,14 @@ func (lb *LeakyBucket) at(now Instant) (Instant, int64) {
 // AllowN decides a request of n units at now; see [Strategy]. An allowed
 // request reports the queue Delay before it would be served.
 func (lb *LeakyBucket) AllowN(now Instant, n int) (d Decision, err error) {
+	if lb.zero(tagLeakyBucket) {
+		return Decision{}, errZeroLeakyBucket
+	}
 	if n < 0 {
 		return Decision{}, checkN(n)
 	}
 	lb.mu.Lock()
-	o := lb.decideLocked(now, n)
+	o := lb.decideLocked(now, n) // cannot panic: see header
 	lb.mu.Unlock()
 	leakyFill(&d, o, now, n)
 	return d, nil
@@ -84,7 +90,7 @@ func (lb *LeakyBucket) AllowN(now Instant, n int) (d Decision, err error) {
 // the bucket in the same way, and reports only whether it is admitted (see
 // [TokenBucket.Admit]). A negative n is never admitted and changes nothing.
 func (lb *LeakyBucket) Admit(now Instant, n int) bool {
-	if n < 0 {
+	if n < 0 || lb.zero(tagLeakyBucket) {
 		return false
 	}
 	lb.mu.Lock()
@@ -122,6 +128,9 @@ func leakyFill(d *Decision, o outcome, now Instant, n int) {
 // State returns the water Level at now (above Limit only after SetCapacity
 // lowered it), Limit (capacity) and Rate (units leaked per second).
 func (lb *LeakyBucket) State(now Instant) State {
+	if lb.zero(tagLeakyBucket) {
+		return State{Kind: KindLeakyBucket}
+	}
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
 	_, water := lb.at(now)
@@ -131,6 +140,9 @@ func (lb *LeakyBucket) State(now Instant) State {
 
 // Fresh reports whether the bucket is empty at now.
 func (lb *LeakyBucket) Fresh(now Instant) bool {
+	if lb.zero(tagLeakyBucket) {
+		return true
+	}
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
 	return lb.freshLocked(now)
@@ -149,6 +161,9 @@ func (lb *LeakyBucket) freshLocked(now Instant) bool {
 // burst adds no tokens. It returns an error, and changes nothing, for a
 // capacity NewLeakyBucket would reject.
 func (lb *LeakyBucket) SetCapacity(now Instant, capacity int) error {
+	if lb.zero(tagLeakyBucket) {
+		return errZeroLeakyBucket
+	}
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
 	return lb.reconfigure(now, capacity, lb.m.interval)
@@ -158,6 +173,9 @@ func (lb *LeakyBucket) SetCapacity(now Instant, capacity int) error {
 // units) reached at now. It returns an error, and changes nothing, for an
 // interval NewLeakyBucket would reject.
 func (lb *LeakyBucket) SetLeakInterval(now Instant, leakInterval time.Duration) error {
+	if lb.zero(tagLeakyBucket) {
+		return errZeroLeakyBucket
+	}
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
 	return lb.reconfigure(now, int(lb.m.burst), leakInterval)

@@ -165,11 +165,22 @@ func (c *ManualClock) Set(t Instant) {
 	c.mu.Unlock()
 }
 
-// Advance moves the clock forward by d and returns the new instant.
+// Advance moves the clock by d (back for a negative d) and returns the new
+// instant. It saturates: an advance past the largest Instant (math.MaxInt64,
+// about 292 years after the origin) stops there, and one past the smallest
+// (math.MinInt64) stops there, rather than wrapping around to the other end
+// of the range.
 func (c *ManualClock) Advance(d time.Duration) Instant {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.now += d
+	switch {
+	case d > 0 && c.now > math.MaxInt64-d:
+		c.now = math.MaxInt64
+	case d < 0 && c.now < math.MinInt64-d:
+		c.now = math.MinInt64
+	default:
+		c.now += d
+	}
 	return c.now
 }
 
@@ -185,6 +196,23 @@ func (e *paramError) Unwrap() error { return ErrInvalid }
 func errorf(format string, args ...any) error {
 	return &paramError{msg: fmt.Sprintf(format, args...)}
 }
+
+// The errors of a strategy's zero value, which has no parameters: its
+// methods report them (AllowN and the setters), or act as for a limiter that
+// holds nothing (Admit false, State only the Kind, Fresh true, Rate and Burst
+// 0), and none of them panics or blocks.
+var (
+	errZeroTokenBucket          = errZero("TokenBucket")
+	errZeroGCRA                 = errZero("GCRA")
+	errZeroLeakyBucket          = errZero("LeakyBucket")
+	errZeroFixedWindow          = errZero("FixedWindow")
+	errZeroSlidingWindowLog     = errZero("SlidingWindowLog")
+	errZeroSlidingWindowCounter = errZero("SlidingWindowCounter")
+)
+
+// errZero is the error of a zero typ: "limiter: zero TokenBucket; create it
+// with NewTokenBucket".
+func errZero(typ string) error { return errorf("zero %s; create it with New%s", typ, typ) }
 
 func checkN(n int) error {
 	if n < 0 {
@@ -240,6 +268,15 @@ func addLag(w, lag time.Duration) time.Duration {
 // a Keyed needs to hold the strategy directly as its map entry (no separate
 // entry object per key). It must stay the first field of each strategy: a
 // Keyed finds the strategy from its header (see keyed.go).
+//
+// Every method that takes the lock releases it with defer, except AllowN and
+// Admit, the hot path, where a deferred unlock costs a closure call per
+// decision: their critical sections cannot panic. The zero value is refused
+// before the lock is taken, constructors and setters validate every
+// parameter (windows and leak intervals ≥ 1 ns, so no division by 0; a
+// sliding window log's ring is indexed only when it holds entries), and
+// integer overflow is guarded, not trapped. A Keyed holds the same lock with
+// defer (keyed.go), for strategies from outside this package.
 type header struct {
 	mu   sync.Mutex
 	seen Instant // Keyed: latest request instant, minInstant before the first
@@ -251,6 +288,11 @@ type header struct {
 	keyed   bool
 	evicted bool // removed from its Keyed: a request that found it looks up again
 }
+
+// zero reports whether the strategy this header leads is its type's zero
+// value (not made by its constructor, which sets kind to want). kind is
+// never written after construction, so it is read without the lock.
+func (h *header) zero(want kindTag) bool { return h.kind != want }
 
 type kindTag uint8
 

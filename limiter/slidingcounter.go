@@ -19,7 +19,11 @@ import (
 // does not lock a client out of the next window. It admits at most
 // 2 × limit − 1 in any window length, with two counters of memory.
 //
-// Create one with [NewSlidingWindowCounter]: the zero value is not usable.
+// Create one with [NewSlidingWindowCounter]. The zero value has no parameters:
+// AllowN and the setters return an error wrapping [ErrInvalid] ("limiter: zero
+// SlidingWindowCounter; create it with NewSlidingWindowCounter"), Admit
+// reports false, State returns only the Kind and Fresh reports true; no method
+// panics.
 type SlidingWindowCounter struct {
 	header // lock, used flag, Keyed bookkeeping
 	limit  int64
@@ -156,11 +160,14 @@ func (sc *SlidingWindowCounter) Admit(now Instant, n int) bool {
 
 // AllowN decides a request of n units at now; see [Strategy].
 func (sc *SlidingWindowCounter) AllowN(now Instant, n int) (Decision, error) {
+	if sc.zero(tagSlidingWindowCounter) {
+		return Decision{}, errZeroSlidingWindowCounter
+	}
 	if n < 0 {
 		return Decision{}, checkN(n)
 	}
 	sc.mu.Lock()
-	d := sc.allowLocked(now, n)
+	d := sc.allowLocked(now, n) // cannot panic: see header
 	sc.mu.Unlock()
 	return d, nil
 }
@@ -195,6 +202,9 @@ func (sc *SlidingWindowCounter) allowLocked(now Instant, n int) Decision {
 // State returns the current window's start, Count, the Previous window's
 // count and the Weighted estimate at now.
 func (sc *SlidingWindowCounter) State(now Instant) State {
+	if sc.zero(tagSlidingWindowCounter) {
+		return State{Kind: KindSlidingWindowCounter}
+	}
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	c := sc.at(now)
@@ -205,6 +215,9 @@ func (sc *SlidingWindowCounter) State(now Instant) State {
 
 // Fresh reports whether both counts that matter at now are 0.
 func (sc *SlidingWindowCounter) Fresh(now Instant) bool {
+	if sc.zero(tagSlidingWindowCounter) {
+		return true
+	}
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	return sc.freshLocked(now)
@@ -217,6 +230,9 @@ func (sc *SlidingWindowCounter) freshLocked(now Instant) bool {
 
 // SetLimit changes the limit at now; both counts are kept.
 func (sc *SlidingWindowCounter) SetLimit(now Instant, limit int) error {
+	if sc.zero(tagSlidingWindowCounter) {
+		return errZeroSlidingWindowCounter
+	}
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	if err := checkWindow(limit, sc.window); err != nil {
@@ -230,6 +246,9 @@ func (sc *SlidingWindowCounter) SetLimit(now Instant, limit int) error {
 // new length; the counts reached at now are kept as those of the new window
 // that contains now and the one before it.
 func (sc *SlidingWindowCounter) SetWindow(now Instant, window time.Duration) error {
+	if sc.zero(tagSlidingWindowCounter) {
+		return errZeroSlidingWindowCounter
+	}
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	if err := checkWindow(int(sc.limit), window); err != nil {

@@ -14,7 +14,10 @@ import (
 // instants, grown by doubling as entries arrive, so a client that sends a
 // few requests holds a few instants.
 //
-// Create one with [NewSlidingWindowLog]: the zero value is not usable.
+// Create one with [NewSlidingWindowLog]. The zero value has no parameters:
+// AllowN and the setters return an error wrapping [ErrInvalid] ("limiter: zero
+// SlidingWindowLog; create it with NewSlidingWindowLog"), Admit reports false,
+// State returns only the Kind and Fresh reports true; no method panics.
 type SlidingWindowLog struct {
 	header // lock, used flag, Keyed bookkeeping
 	limit  int
@@ -83,11 +86,14 @@ func (sl *SlidingWindowLog) Admit(now Instant, n int) bool {
 
 // AllowN decides a request of n units at now; see [Strategy].
 func (sl *SlidingWindowLog) AllowN(now Instant, n int) (Decision, error) {
+	if sl.zero(tagSlidingWindowLog) {
+		return Decision{}, errZeroSlidingWindowLog
+	}
 	if n < 0 {
 		return Decision{}, checkN(n)
 	}
 	sl.mu.Lock()
-	d := sl.allowLocked(now, n)
+	d := sl.allowLocked(now, n) // cannot panic: see header
 	sl.mu.Unlock()
 	return d, nil
 }
@@ -133,6 +139,9 @@ func (sl *SlidingWindowLog) record(at Instant, expired, n int) {
 // State returns the entries within the window at now (Log, oldest first),
 // their Count and the Window.
 func (sl *SlidingWindowLog) State(now Instant) State {
+	if sl.zero(tagSlidingWindowLog) {
+		return State{Kind: KindSlidingWindowLog}
+	}
 	sl.mu.Lock()
 	defer sl.mu.Unlock()
 	_, expired := sl.at(now)
@@ -146,6 +155,9 @@ func (sl *SlidingWindowLog) State(now Instant) State {
 
 // Fresh reports whether no entry is within the window at now.
 func (sl *SlidingWindowLog) Fresh(now Instant) bool {
+	if sl.zero(tagSlidingWindowLog) {
+		return true
+	}
 	sl.mu.Lock()
 	defer sl.mu.Unlock()
 	return sl.freshLocked(now)
@@ -161,6 +173,9 @@ func (sl *SlidingWindowLog) freshLocked(now Instant) bool {
 // of them have expired, and a limit lowered and raised again never admits
 // more than the raised limit in any window.
 func (sl *SlidingWindowLog) SetLimit(now Instant, limit int) error {
+	if sl.zero(tagSlidingWindowLog) {
+		return errZeroSlidingWindowLog
+	}
 	sl.mu.Lock()
 	defer sl.mu.Unlock()
 	if err := checkLogLimit(limit, sl.window); err != nil {
@@ -196,6 +211,9 @@ func (sl *SlidingWindowLog) resize(c int) {
 // the old length are dropped, the others are kept and expire under the new
 // length.
 func (sl *SlidingWindowLog) SetWindow(now Instant, window time.Duration) error {
+	if sl.zero(tagSlidingWindowLog) {
+		return errZeroSlidingWindowLog
+	}
 	sl.mu.Lock()
 	defer sl.mu.Unlock()
 	if err := checkWindow(sl.limit, window); err != nil {

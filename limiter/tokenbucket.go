@@ -10,7 +10,11 @@ package limiter
 // time in integer nanoseconds, so decisions match exact arithmetic on
 // millisecond inputs (at rate 3/s, 3 tokens are back after exactly 1 s).
 //
-// Create one with [NewTokenBucket]: the zero value is not usable.
+// Create one with [NewTokenBucket]. The zero value has no parameters: AllowN
+// and the setters return an error wrapping [ErrInvalid] ("limiter: zero
+// TokenBucket; create it with NewTokenBucket"), Admit reports false, State
+// returns only the Kind, Rate and Burst 0, and Fresh reports true; no method
+// panics.
 type TokenBucket struct {
 	header             // lock, used flag, Keyed bookkeeping
 	m      *bucketMath // shared, immutable parameters
@@ -51,6 +55,9 @@ func (tb *TokenBucket) Config() Config {
 
 // Rate returns the refill rate in tokens per second.
 func (tb *TokenBucket) Rate() float64 {
+	if tb.zero(tagTokenBucket) {
+		return 0
+	}
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
 	return tb.m.rate
@@ -58,6 +65,9 @@ func (tb *TokenBucket) Rate() float64 {
 
 // Burst returns the bucket size in tokens.
 func (tb *TokenBucket) Burst() int {
+	if tb.zero(tagTokenBucket) {
+		return 0
+	}
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
 	return int(tb.m.burst)
@@ -77,11 +87,14 @@ func (tb *TokenBucket) at(now Instant) (Instant, int64) {
 
 // AllowN decides a request of n tokens at now; see [Strategy].
 func (tb *TokenBucket) AllowN(now Instant, n int) (d Decision, err error) {
+	if tb.zero(tagTokenBucket) {
+		return Decision{}, errZeroTokenBucket
+	}
 	if n < 0 {
 		return Decision{}, checkN(n)
 	}
 	tb.mu.Lock()
-	o := tb.decideLocked(now, n)
+	o := tb.decideLocked(now, n) // cannot panic: see header
 	tb.mu.Unlock()
 	o.fill(&d, now, n)
 	return d, nil
@@ -93,7 +106,7 @@ func (tb *TokenBucket) AllowN(now Instant, n int) (d Decision, err error) {
 // as with x/time/rate's AllowN. A negative n is never admitted and changes
 // nothing.
 func (tb *TokenBucket) Admit(now Instant, n int) bool {
-	if n < 0 {
+	if n < 0 || tb.zero(tagTokenBucket) {
 		return false
 	}
 	tb.mu.Lock()
@@ -115,6 +128,9 @@ func (tb *TokenBucket) decideLocked(now Instant, n int) outcome {
 
 // State returns the bucket at now: Tokens, Limit (burst) and Rate.
 func (tb *TokenBucket) State(now Instant) State {
+	if tb.zero(tagTokenBucket) {
+		return State{Kind: KindTokenBucket}
+	}
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
 	_, debt := tb.at(now)
@@ -123,6 +139,9 @@ func (tb *TokenBucket) State(now Instant) State {
 
 // Fresh reports whether the bucket is full at now.
 func (tb *TokenBucket) Fresh(now Instant) bool {
+	if tb.zero(tagTokenBucket) {
+		return true
+	}
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
 	return tb.freshLocked(now)
@@ -138,6 +157,9 @@ func (tb *TokenBucket) freshLocked(now Instant) bool {
 // rounded down, never up). It returns an error, and changes nothing, for a
 // rate NewTokenBucket would reject.
 func (tb *TokenBucket) SetRate(now Instant, rate float64) error {
+	if tb.zero(tagTokenBucket) {
+		return errZeroTokenBucket
+	}
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
 	m, err := newBucketMath(rate, int(tb.m.burst))
@@ -153,6 +175,9 @@ func (tb *TokenBucket) SetRate(now Instant, rate float64) error {
 // larger burst adds no tokens; they refill at the rate). It returns an error,
 // and changes nothing, for a burst NewTokenBucket would reject.
 func (tb *TokenBucket) SetBurst(now Instant, burst int) error {
+	if tb.zero(tagTokenBucket) {
+		return errZeroTokenBucket
+	}
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
 	m, err := newBucketMath(tb.m.rate, burst)
