@@ -1,0 +1,124 @@
+package redisstore_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/ratelab/ratelab/limiter"
+	"github.com/ratelab/ratelab/limiter/redisstore"
+	"github.com/redis/go-redis/v9"
+)
+
+// base is the traces' first instant: instants are µs since the Unix epoch,
+// and the in-memory strategy's Instant is the same µs in nanoseconds.
+var base = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
+
+// noExpiry keeps every key through a test: keys expire on the server's clock,
+// which does not follow the traces' explicit instants.
+var noExpiry = redisstore.Options{TTLSlack: time.Hour, Timeout: 10 * time.Second}
+
+// randomConfig draws a configuration of kind with small limits, rates that
+// are not whole fractions of a second (1/3 per s, 5000 per hour) and windows
+// and leak intervals that are not whole milliseconds.
+func randomConfig(rng *rand.Rand, kind limiter.Kind) limiter.Config {
+	rates := []float64{3, 0.1, 1 / 3.0, 5000 / 3600.0, 7.5, 1000, 0, math.Inf(1), 2.5e5}
+	durs := []time.Duration{time.Millisecond, 333 * time.Microsecond, 7 * time.Millisecond, time.Second, 1500 * time.Microsecond}
+	c := limiter.Config{Kind: kind}
+	switch kind {
+	case limiter.KindTokenBucket, limiter.KindGCRA:
+		c.Rate, c.Burst = rates[rng.IntN(len(rates))], rng.IntN(11)
+	case limiter.KindLeakyBucket:
+		c.Capacity, c.LeakInterval = 1+rng.IntN(10), durs[rng.IntN(len(durs))]
+		if rng.IntN(3) == 0 {
+			c.LeakInterval = time.Duration(1 + rng.IntN(5000)) // not whole µs: ns intervals reduce exactly too
+		}
+	default:
+		c.Limit, c.Window = 1+rng.IntN(10), durs[rng.IntN(len(durs))]
+	}
+	return c
+}
+
+// step is a trace's advance in µs: often none (several requests at one
+// instant), sometimes back (a stale request), up to about two windows.
+func step(rng *rand.Rand, scale int64) int64 {
+	switch rng.IntN(8) {
+	case 0, 1:
+		return 0
+	case 2:
+		return -rng.Int64N(scale/4 + 1)
+	}
+	return rng.Int64N(2*scale + 1)
+}
+
+func scaleOf(c limiter.Config) int64 {
+	switch c.Kind {
+	case limiter.KindTokenBucket, limiter.KindGCRA:
+		if c.Rate == 0 || math.IsInf(c.Rate, 1) {
+			return 1000
+		}
+		return max(int64(1e6/c.Rate), 1)
+	case limiter.KindLeakyBucket:
+		return max(c.LeakInterval.Microseconds(), 1)
+	}
+	return c.Window.Microseconds() / 3
+}
+
+// differential runs seeded traces through the in-memory strategy and a Store
+// on client, and fails on the first Decision field that differs.
+func differential(t *testing.T, client redis.UniversalClient, seeds, steps int) {
+	ctx := context.Background()
+	for _, kind := range limiter.Kinds {
+		var allowed, waited, stale int // the trace reached admissions, finite waits and stale requests
+		for seed := range seeds {
+			rng := rand.New(rand.NewPCG(uint64(seed), uint64(len(kind))))
+			cfg := randomConfig(rng, kind)
+			o := noExpiry
+			o.Prefix = fmt.Sprintf("diff:%s:%d:", t.Name(), seed)
+			st, err := redisstore.New(client, cfg, o)
+			if err != nil {
+				t.Fatalf("%s: %v", cfg, err)
+			}
+			mem, err := limiter.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			now, scale, top := base, scaleOf(cfg), cfg.Burst+cfg.Capacity+cfg.Limit+2
+			latest := now
+			for i := range steps {
+				now += step(rng, scale)
+				n := rng.IntN(top + 1)
+				got, err := st.TakeAt(ctx, time.UnixMicro(now), "k", n)
+				if err != nil {
+					t.Fatalf("%s seed %d step %d: %v", cfg, seed, i, err)
+				}
+				want, _ := mem.AllowN(limiter.Instant(now*1000), n)
+				if len(got.Limits) != 1 || got.Limits[0].Decision != want || got.Allowed != want.Allowed {
+					t.Fatalf("%s seed %d step %d: n %d at %d µs: Redis %+v, in memory %+v", cfg, seed, i, n, now-base, got, want)
+				}
+				switch {
+				case want.Allowed && n > 0:
+					allowed++
+				case !want.Allowed && want.RetryAfter != limiter.Never:
+					waited++
+				}
+				if now < latest {
+					stale++
+				}
+				latest = max(latest, now)
+			}
+		}
+		if allowed == 0 || waited == 0 || stale == 0 {
+			t.Errorf("%s: the traces reached %d admissions, %d finite waits, %d stale requests; want some of each", kind, allowed, waited, stale)
+		}
+	}
+}
+
+func TestDifferential(t *testing.T) {
+	c := srv.Client()
+	defer c.Close()
+	differential(t, c, 12, 300)
+}
