@@ -1,5 +1,5 @@
 // Package redistest starts throwaway redis-server processes on loopback for
-// tests and benchmarks: no persistence (--save '' --appendonly no), a free
+// tests and benchmarks: no persistence (an empty --save, --appendonly no), a free
 // port found by listening on 127.0.0.1:0, stopped with SHUTDOWN NOSAVE.
 // A missing redis-server binary is an error that says how to install it.
 package redistest
