@@ -91,7 +91,7 @@ func differential(t *testing.T, client redis.UniversalClient, seeds, steps int) 
 			for i := range steps {
 				now += step(rng, scale)
 				n := rng.IntN(top + 1)
-				got, err := st.TakeAt(ctx, time.UnixMicro(now), "k", n)
+				got, err := st.TakeAt(ctx, time.UnixMicro(now), fmt.Sprintf("client%d", seed), n)
 				if err != nil {
 					t.Fatalf("%s seed %d step %d: %v", cfg, seed, i, err)
 				}
