@@ -44,7 +44,7 @@ func TestManyInstances(t *testing.T) {
 			mem, _ := limiter.New(cfg)
 			total, want := 0, 0
 			for i := range instants {
-				now := base + int64(i)*7_000 // 7 ms apart
+				now := base + int64(i)*7_000      // 7 ms apart
 				admitted := make([]int, gateways) // each gateway counts its own
 				var wg sync.WaitGroup
 				errs := make(chan error, gateways)
