@@ -57,7 +57,11 @@ type Options struct {
 	// key's latest instant is still evaluated at that instant; default 1 s
 	// (limiter.EvictionSlack). Whole milliseconds (PEXPIRE), rounded up.
 	TTLSlack time.Duration
-	// Timeout bounds each call to Redis; default 1 s.
+	// Timeout bounds each call to Redis, as the deadline of the call's
+	// context; default 1 s. go-redis applies a context's deadline to the
+	// connection only for a client made with ContextTimeoutEnabled: true;
+	// otherwise the client's ReadTimeout (default 3 s) bounds a call to a
+	// server that does not answer.
 	Timeout time.Duration
 	// On a Redis error (timeout, connection, script), Take returns the error
 	// (fail closed), unless Fallback is set (Take returns what Fallback

@@ -45,6 +45,7 @@ func Start(extra ...string) (*Server, error) {
 	args := append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
 		"--dir", dir, "--logfile", s.log}, extra...)
 	s.cmd = exec.Command(bin, args...)
+	s.cmd.SysProcAttr = procAttr()
 	if err := s.cmd.Start(); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("redistest: start %s: %w", bin, err)
