@@ -22,7 +22,7 @@ type denials struct {
 type denial struct {
 	n        int
 	explicit bool      // instants passed to TakeAt: until is in µs
-	until    int64     // TakeAt: the retry instant in µs (MaxInt64: never)
+	until    int64     // TakeAt: the retry instant in ns since the Unix epoch
 	local    time.Time // server clock: the local instant before which the server's clock is still before the retry instant
 	never    bool
 	d        limiter.Decision
@@ -48,10 +48,10 @@ func (l *denials) deny(key string, n int, explicit bool, us int64, now time.Time
 	switch {
 	case e.never:
 	case explicit:
-		if us >= e.until || us < e.from {
+		if us*1000 >= e.until || us < e.from {
 			return limiter.Decision{}, false
 		}
-		left, since = time.Duration(e.until-us)*time.Microsecond, time.Duration(us-e.from)*time.Microsecond
+		left, since = time.Duration(e.until-us*1000), time.Duration(us-e.from)*time.Microsecond
 	default:
 		if !now.Before(e.local) {
 			return limiter.Decision{}, false
@@ -76,9 +76,10 @@ func (l *denials) note(key string, n int, r reply, d limiter.Decision, explicit 
 	}
 	e := denial{n: n, explicit: explicit, d: d, never: d.RetryAfter == limiter.Never, from: r.now, fromAt: sent}
 	if !e.never {
-		// Instants are whole µs: us·1000 < r.now·1000 + RetryAfter holds
-		// exactly for us < r.now + ⌈RetryAfter/1µs⌉.
-		e.until = r.now + ceilDiv(int64(d.RetryAfter), 1000)
+		if r.now > 0 && d.RetryAfter > limiter.Never-time.Duration(r.now*1000) {
+			e.never = true // beyond the largest instant
+		}
+		e.until = r.now*1000 + int64(d.RetryAfter)
 		// The server's clock read r.now at or after sent, so at a later
 		// local instant x it reads at most r.now + (x − sent).
 		e.local = sent.Add(d.RetryAfter)
