@@ -83,7 +83,10 @@ clean:
 	rm -rf bin web/*.wasm web/*.wasm.gz web/*.wasm.br web/data/nasa-1995-08-01.csv.gz web/data/nasa-1995-08-01.csv.br web/src testout
 
 ## bench: the limiter against its peers (limiter/benchmarks, -count 6), printed as one table of
-## ratios (ours / peer) with the machine it ran on; raw output in testout/bench.txt
+## ratios (ours / peer) with the machine it ran on; raw output in testout/bench.txt. The Redis
+## benchmarks (limiter/redisstore against go-redis/redis_rate and ulule/limiter's Redis store,
+## every strategy, LocalDeny's Redis calls per request under a 10x flood) share one loopback
+## redis-server that the benchmark binary starts and stops
 BENCHTIME ?= 1s
 bench:
 	@mkdir -p testout

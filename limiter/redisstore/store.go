@@ -86,7 +86,7 @@ type Store struct {
 	cfg    limiter.Config
 	p      params
 	prefix string
-	slack  string // TTLSlack in ms
+	tail   []any // the script's arguments after kind, n and now: slack, the kind's parameters
 	opts   Options
 	local  *denials
 
@@ -131,7 +131,10 @@ func New(client redis.UniversalClient, c limiter.Config, o Options) (*Store, err
 		o.Timeout = time.Second
 	}
 	s := &Store{client: client, cfg: kindOnly(c), p: p, prefix: o.Prefix, opts: o,
-		slack: strconv.FormatInt(int64((o.TTLSlack+time.Millisecond-1)/time.Millisecond), 10)}
+		tail: []any{strconv.FormatInt(int64((o.TTLSlack+time.Millisecond-1)/time.Millisecond), 10)}}
+	for _, a := range p.args {
+		s.tail = append(s.tail, a)
+	}
 	if o.LocalDeny {
 		if o.LocalKeys == 0 {
 			o.LocalKeys = 10000
@@ -225,11 +228,9 @@ func (s *Store) Keys(key string) []string {
 func (s *Store) run(ctx context.Context, nowArg, key string, n int) (reply, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
-	args := make([]any, 0, 4+len(s.p.args))
-	args = append(args, s.p.kind, strconv.Itoa(n), nowArg, s.slack)
-	for _, a := range s.p.args {
-		args = append(args, a)
-	}
+	args := make([]any, 3, 3+len(s.tail))
+	args[0], args[1], args[2] = s.p.kind, n, nowArg
+	args = append(args, s.tail...)
 	s.calls.Add(1)
 	v, err := decide.Run(ctx, s.client, s.Keys(key), args...).Int64Slice()
 	if err != nil {

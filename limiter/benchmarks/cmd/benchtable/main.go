@@ -5,7 +5,8 @@
 //
 // Sub-benchmarks are named <group>/<implementation>; ours start with "ours".
 // An implementation ending in "-<N>proc" is compared only with peers of the
-// same suffix. Besides sec/op it reports any custom unit such as B/key.
+// same suffix. Besides sec/op it reports allocs/op and the custom units
+// B/key, calls/req and admitted/req.
 package main
 
 import (
@@ -38,7 +39,7 @@ func main() {
 		}
 		impl := strings.TrimPrefix(string(parts[0]), "/")
 		for _, v := range res.Values {
-			if v.Unit != "sec/op" && v.Unit != "B/key" && v.Unit != "allocs/op" {
+			if v.Unit != "sec/op" && v.Unit != "B/key" && v.Unit != "allocs/op" && v.Unit != "calls/req" && v.Unit != "admitted/req" {
 				continue
 			}
 			k := key{string(base), impl, v.Unit}
@@ -61,7 +62,7 @@ func main() {
 		return benchmath.AssumeNothing.Summary(benchmath.NewSample(values[k], &thresholds), 0.95)
 	}
 	fmt.Printf("%-22s %-28s %-9s %18s  %-24s %18s  %7s\n", "benchmark", "ours", "unit", "ours (median)", "peer", "peer (median)", "ratio")
-	for _, unit := range []string{"sec/op", "B/key", "allocs/op"} {
+	for _, unit := range []string{"sec/op", "B/key", "allocs/op", "calls/req", "admitted/req"} {
 		groups := map[string][]key{}
 		var names []string
 		for _, k := range order {
@@ -109,6 +110,9 @@ func main() {
 func format(s benchmath.Summary, unit string) string {
 	if unit == "sec/op" {
 		return fmt.Sprintf("%.1fns ±%s", s.Center*1e9, strings.TrimSpace(s.PctRangeString()))
+	}
+	if strings.HasSuffix(unit, "/req") {
+		return fmt.Sprintf("%.3f", s.Center)
 	}
 	return fmt.Sprintf("%.1f", s.Center)
 }
