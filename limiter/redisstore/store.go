@@ -4,7 +4,7 @@
 // NOSCRIPT), for every strategy of package limiter, and it makes exactly the
 // decisions, with exactly the metadata (Remaining, RetryAfter, ResetAfter,
 // Delay), of the in-memory strategy with the same limiter.Config at the same
-// instants (see /shared/docs/semantics.md, "A shared store").
+// instants (the rules of package limiter's documentation).
 //
 // Instants are whole microseconds since the Unix epoch: the server's TIME by
 // default (one clock for every instance, so clock skew between instances
