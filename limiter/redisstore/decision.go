@@ -211,3 +211,45 @@ func addLag(w, lag time.Duration) time.Duration {
 	}
 	return w + lag
 }
+
+// again returns, for an admitted request of n ≥ 1, the wait from the instant
+// it was evaluated at after which the same request would be admitted next,
+// when it would be denied right after this one (ok), with the in-memory
+// formulas. The sliding window log's reply holds too little for it.
+func (p *params) again(r reply, n int) (wait time.Duration, ok bool) {
+	n64 := int64(n)
+	switch p.kind {
+	case "b":
+		b := p.bu
+		next, full := r.v[0]*p.scale, b.Burst*b.Unit
+		if b.Inf || next+n64*b.Unit <= full {
+			return 0, false
+		}
+		if b.PerNs == 0 {
+			return limiter.Never, true
+		}
+		return time.Duration(ceilDiv(next+n64*b.Unit-full, b.PerNs)), true
+	case "fw":
+		if n64 <= p.limit-r.v[1] {
+			return 0, false
+		}
+		w := time.Duration(p.window) * time.Microsecond
+		return time.Duration(r.v[0]+1)*w - time.Duration(r.at)*time.Microsecond, true
+	case "swc":
+		w := p.window * 1000
+		c := counts{index: r.v[0], curr: r.v[1] + n64, prev: r.v[2], window: w, l: p.limit}
+		c.elapsed = r.at*1000 - c.index*w
+		if rest := c.l - c.curr; rest >= n64 && mulLE(c.prev, w-c.elapsed, rest-n64, w) {
+			return 0, false
+		}
+		return c.retryAfter(n64), true
+	}
+	return 0, false
+}
+
+// mulLE reports a·b ≤ c·d for a, b, c, d ≥ 0, in 128 bits.
+func mulLE(a, b, c, d int64) bool {
+	h1, l1 := bits.Mul64(uint64(a), uint64(b))
+	h2, l2 := bits.Mul64(uint64(c), uint64(d))
+	return h1 < h2 || h1 == h2 && l1 <= l2
+}

@@ -8,11 +8,12 @@ import (
 )
 
 // denials is Options.LocalDeny's copy: for each key, the latest denial Redis
-// gave. A key's state only grows with admissions, from any instance, and
-// otherwise only moves toward fresh with time, so a request of at least the
-// denied n is denied again, by Redis too, until the instant that denial named
-// (now + RetryAfter). This holds while requests reach Redis in the order of
-// their instants, as they do on the server's clock.
+// gave, or the latest admission that left too little for another request of
+// its n. A key's state only grows with admissions, from any instance, and
+// otherwise only moves toward fresh with time, so a request of at least that
+// n is denied, by Redis too, until the instant the decision names (now +
+// RetryAfter for a denial). This holds while requests reach Redis in the
+// order of their instants, as they do on the server's clock.
 type denials struct {
 	mu  sync.Mutex
 	m   map[string]denial
@@ -68,21 +69,33 @@ func (l *denials) deny(key string, n int, explicit bool, us int64, now time.Time
 	return d, true
 }
 
-// note keeps Redis's decision d of a request of n for key, sent at the local
-// instant sent (server clock) and answered with r.
-func (l *denials) note(key string, n int, r reply, d limiter.Decision, explicit bool, sent time.Time) {
-	if d.Allowed || n == 0 {
+// note keeps what Redis's decision d of a request of n for key, sent at the
+// local instant sent (server clock) and answered with r, says of the next
+// request of at least n: a denial names its retry instant, and an admission
+// that left too little for another n names the instant it would be admitted
+// (again).
+func (l *denials) note(p *params, key string, n int, r reply, d limiter.Decision, explicit bool, sent time.Time) {
+	if n == 0 {
 		return
 	}
-	e := denial{n: n, explicit: explicit, d: d, never: d.RetryAfter == limiter.Never, from: r.now, fromAt: sent}
+	wait, from := d.RetryAfter, r.now // a denial's wait counts from the request's own instant
+	if d.Allowed {
+		var ok bool
+		if wait, ok = p.again(r, n); !ok {
+			return
+		}
+		from = r.at // again's wait counts from the evaluation instant
+	}
+	e := denial{n: n, explicit: explicit, d: d, never: wait == limiter.Never, from: r.now, fromAt: sent}
+	e.d.Allowed, e.d.Delay = false, 0
 	if !e.never {
-		if r.now > 0 && d.RetryAfter > limiter.Never-time.Duration(r.now*1000) {
+		if from > 0 && wait > limiter.Never-time.Duration(from*1000) {
 			e.never = true // beyond the largest instant
 		}
-		e.until = r.now*1000 + int64(d.RetryAfter)
+		e.until = from*1000 + int64(wait)
 		// The server's clock read r.now at or after sent, so at a later
 		// local instant x it reads at most r.now + (x − sent).
-		e.local = sent.Add(d.RetryAfter)
+		e.local = sent.Add(time.Duration(e.until - r.now*1000))
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -70,11 +70,16 @@ type Options struct {
 	Fallback Taker
 	FailOpen bool
 	OnError  func(key string, err error)
-	// LocalDeny keeps, for each key, the latest denial Redis gave (its n
-	// and the instant it named in RetryAfter), and denies a request of at
-	// least that n before that instant without a round trip: state in a
-	// limiter only grows with admissions, so what Redis denied, it still
-	// denies until then. LocalKeys bounds the keys kept (default 10000).
+	// LocalDeny keeps, for each key, the latest denial Redis gave, or the
+	// latest admission that left too little for another request of its n
+	// (not for the sliding window log, whose reply does not say when), and
+	// denies a request of at least that n before the instant that decision
+	// names, without a round trip: state in a limiter only grows with
+	// admissions, so Redis would deny it too, as long as requests reach
+	// Redis in the order of their instants (the server's clock, or instances
+	// that pass the same clock to TakeAt). Such a denial's Remaining and
+	// ResetAfter are those of the decision kept. LocalKeys bounds the keys
+	// kept (default 10000).
 	LocalDeny bool
 	LocalKeys int
 }
@@ -206,7 +211,7 @@ func (s *Store) take(ctx context.Context, nowArg string, us int64, key string, n
 	}
 	d := s.p.decision(r, n)
 	if s.local != nil {
-		s.local.note(key, n, r, d, nowArg != "", sent)
+		s.local.note(&s.p, key, n, r, d, nowArg != "", sent)
 	}
 	return s.result(d), nil
 }
