@@ -125,36 +125,44 @@ end
 
 -- Sliding window log: KEYS[2] holds runs, an instant then how many units
 -- were admitted at it, oldest first; KEYS[1] the latest instant and the
--- units held.
+-- units held. A request reads the runs that expired, the runs up to the unit
+-- a denial waits for (at most n), and the newest: never the whole log.
+local function run(i) -- the i-th run (0-based): its instant and units, or nil
+  local r = redis.call('LRANGE', KEYS[2], 2 * i, 2 * i + 1)
+  if #r < 2 then return nil end
+  return tonumber(r[1]), tonumber(r[2])
+end
+
 local function slidingLog(n, now)
   local limit, w = tonumber(ARGV[5]), tonumber(ARGV[6])
   local h = redis.call('HMGET', KEYS[1], 'l', 'c')
   local last, total = tonumber(h[1]), tonumber(h[2]) or 0
   local at = clamp(now, last)
-  local runs = redis.call('LRANGE', KEYS[2], 0, -1)
-  local first, expired = 1, 0 -- first live run (its instant's index in runs)
-  while first < #runs and at - tonumber(runs[first]) >= w do
-    expired = expired + tonumber(runs[first + 1])
-    first = first + 2
+  local first, expired = 0, 0 -- the first live run, the units before it
+  while true do
+    local e, c = run(first)
+    if not e or at - e < w then break end
+    expired, first = expired + c, first + 1
   end
   local count, ok, ek = total - expired, 0, 0
   if n <= limit then
     if n > 0 and count + n > limit then
       local k, i = count + n - limit, first -- the k-th oldest live unit must expire
       while true do
-        k = k - tonumber(runs[i + 1])
-        if k <= 0 then break end
-        i = i + 2
+        local e, c = run(i)
+        k = k - c
+        if k <= 0 then ek = e; break end
+        i = i + 1
       end
-      ek = tonumber(runs[i])
     else
       ok = 1
     end
   end
+  local newest = tonumber(redis.call('LINDEX', KEYS[2], -2))
   if ok == 1 and n > 0 then
-    if first > 1 then redis.call('LPOP', KEYS[2], first - 1) end
-    if #runs >= first and tonumber(runs[#runs - 1]) == at then
-      redis.call('LSET', KEYS[2], -1, tonumber(runs[#runs]) + n)
+    if first > 0 then redis.call('LPOP', KEYS[2], 2 * first) end
+    if count > 0 and newest == at then
+      redis.call('LSET', KEYS[2], -1, tonumber(redis.call('LINDEX', KEYS[2], -1)) + n)
     else
       redis.call('RPUSH', KEYS[2], at, n)
     end
@@ -163,8 +171,7 @@ local function slidingLog(n, now)
     expire(cdiv(w, 1000))
     return {ok, at, now, count, ek, at}
   end
-  local newest = 0
-  if count > 0 then newest = tonumber(runs[#runs - 1]) end
+  if count == 0 then newest = 0 end
   return {ok, at, now, count, ek, newest}
 end
 
