@@ -88,13 +88,15 @@ local function fixedWindow(n, now)
   local last = tonumber(h[1])
   local at = clamp(now, last)
   local idx, count = fdiv(at, w), 0
-  if last and tonumber(h[2]) == idx then count = tonumber(h[3]) end
+  local same = last and tonumber(h[2]) == idx
+  if same then count = tonumber(h[3]) end
   local ok = 0
   if n <= limit and (n == 0 or n <= limit - count) then
     ok, count = 1, count + n
     if n > 0 then
       redis.call('HSET', KEYS[1], 'l', at, 'i', idx, 'c', count)
-      expire(cdiv((idx + 1) * w - at, 1000))
+      -- The key is fresh at the window's end: the window's first write set it.
+      if not same then expire(cdiv((idx + 1) * w - at, 1000)) end
     end
   end
   return {ok, at, now, idx, count}
@@ -106,9 +108,9 @@ local function slidingCounter(n, now)
   local last = tonumber(h[1])
   local at = clamp(now, last)
   local idx = fdiv(at, w)
-  local el, curr, prev = at - idx * w, 0, 0
+  local el, curr, prev, si = at - idx * w, 0, 0, nil
   if last then
-    local si = tonumber(h[2])
+    si = tonumber(h[2])
     if si == idx then curr, prev = tonumber(h[3]), tonumber(h[4])
     elseif si + 1 == idx then prev = tonumber(h[3]) end
   end
@@ -117,7 +119,8 @@ local function slidingCounter(n, now)
     ok = 1
     if n > 0 then
       redis.call('HSET', KEYS[1], 'l', at, 'i', idx, 'c', curr + n, 'p', prev)
-      expire(cdiv(2 * w - el, 1000))
+      -- Fresh at the next window's end: the window's first write set it.
+      if si ~= idx then expire(cdiv(2 * w - el, 1000)) end
     end
   end
   return {ok, at, now, idx, curr, prev}

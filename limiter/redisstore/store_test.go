@@ -222,3 +222,30 @@ func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()
 }
+
+// TestExpiryKeptInWindow: the fixed window and the sliding window counter
+// set a key's expiry at the window's first write only (the instant its state
+// is fresh again does not move within a window), so a later admission in
+// the same window sends no PEXPIRE and leaves the TTL as it was.
+func TestExpiryKeptInWindow(t *testing.T) {
+	c := srv.Client()
+	defer c.Close()
+	ctx := context.Background()
+	o := redisstore.Options{Prefix: "expirykept:", TTLSlack: 1500 * time.Millisecond}
+	for _, cfg := range []limiter.Config{
+		{Kind: limiter.KindFixedWindow, Limit: 5, Window: 10 * time.Second},
+		{Kind: limiter.KindSlidingWindowCounter, Limit: 5, Window: 10 * time.Second},
+	} {
+		st, _ := redisstore.New(c, cfg, o)
+		var pttl []time.Duration
+		for _, at := range []int64{base + 4_000_000, base + 9_000_000} {
+			if _, err := st.TakeAt(ctx, time.UnixMicro(at), "x", 1); err != nil {
+				t.Fatal(err)
+			}
+			pttl = append(pttl, c.PTTL(ctx, st.Keys("x")[0]).Val())
+		}
+		if pttl[1] > pttl[0] || pttl[1] <= pttl[0]-time.Second {
+			t.Errorf("%s: PTTL %v after the first write, %v after the second; want it unchanged", cfg, pttl[0], pttl[1])
+		}
+	}
+}
