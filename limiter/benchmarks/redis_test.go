@@ -172,3 +172,55 @@ func BenchmarkRedisFlood(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRedisPaired takes ours and the peer's decisions in turns, one of
+// each per iteration (the order alternating), timing each call, so that both
+// meet the same load on a shared machine: ours-ns and peer-ns are each one's
+// mean time per decision, ours/peer their ratio (below 1: ours decides more
+// per second).
+func BenchmarkRedisPaired(b *testing.B) {
+	b.Run("ours-gcra-vs-redis_rate", func(b *testing.B) {
+		st := oursRedis(b, redisClient(b), limiter.Config{Kind: limiter.KindGCRA, Rate: redisRate, Burst: redisBurst}, redisstore.Options{})
+		l := redis_rate.NewLimiter(redisClient(b))
+		lim := redis_rate.Limit{Rate: redisRate, Burst: redisBurst, Period: time.Second}
+		key := fmt.Sprintf("paired%d", time.Now().UnixNano())
+		paired(b,
+			func(ctx context.Context) error { _, err := st.Take(ctx, "client", 1); return err },
+			func(ctx context.Context) error { _, err := l.Allow(ctx, key, lim); return err })
+	})
+	b.Run("ours-fixed-window-vs-ulule-redis", func(b *testing.B) {
+		st := oursRedis(b, redisClient(b), limiter.Config{Kind: limiter.KindFixedWindow, Limit: redisRate, Window: time.Second}, redisstore.Options{})
+		store, err := ululeredis.NewStoreWithOptions(redisClient(b), ulule.StoreOptions{Prefix: fmt.Sprintf("ulule%d", time.Now().UnixNano())})
+		if err != nil {
+			b.Fatal(err)
+		}
+		l := ulule.New(store, ulule.Rate{Period: time.Second, Limit: redisRate})
+		paired(b,
+			func(ctx context.Context) error { _, err := st.Take(ctx, "client", 1); return err },
+			func(ctx context.Context) error { _, err := l.Get(ctx, "client"); return err })
+	})
+}
+
+func paired(b *testing.B, ours, peer func(context.Context) error) {
+	ctx := context.Background()
+	var tOurs, tPeer time.Duration
+	call := func(f func(context.Context) error, sum *time.Duration) {
+		start := time.Now()
+		if err := f(ctx); err != nil {
+			b.Fatal(err)
+		}
+		*sum += time.Since(start)
+	}
+	for i := 0; b.Loop(); i++ {
+		if i%2 == 0 {
+			call(ours, &tOurs)
+			call(peer, &tPeer)
+		} else {
+			call(peer, &tPeer)
+			call(ours, &tOurs)
+		}
+	}
+	b.ReportMetric(float64(tOurs.Nanoseconds())/float64(b.N), "ours-ns")
+	b.ReportMetric(float64(tPeer.Nanoseconds())/float64(b.N), "peer-ns")
+	b.ReportMetric(float64(tOurs)/float64(tPeer), "ours/peer")
+}

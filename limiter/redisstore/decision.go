@@ -11,7 +11,7 @@ import (
 // reply is the script's answer: allowed, the instant the request was
 // evaluated at (now, or the key's latest instant for a stale request), the
 // request's own instant, both in µs since the Unix epoch, then the kind's
-// values (see decide.lua).
+// values (see lua/).
 type reply struct {
 	ok      bool
 	at, now int64

@@ -122,3 +122,56 @@ func TestDifferential(t *testing.T) {
 	defer c.Close()
 	differential(t, c, 12, 300)
 }
+
+// TestDifferentialLarge: limits and windows whose products pass 2^53 (the
+// sliding window counter's weighting compared in base 2^18 in Lua), and
+// counts and debts near the largest the store takes, n up to a third of
+// the limit: every Decision field equal to the in-memory strategy's.
+func TestDifferentialLarge(t *testing.T) {
+	c := srv.Client()
+	defer c.Close()
+	ctx := context.Background()
+	year, day := 365*24*time.Hour, 24*time.Hour
+	for i, tc := range []struct {
+		cfg  limiter.Config
+		step time.Duration // the most a step advances
+	}{
+		{limiter.Config{Kind: limiter.KindSlidingWindowCounter, Limit: 1 << 40, Window: 10 * year}, 10 * year / 32},
+		{limiter.Config{Kind: limiter.KindSlidingWindowCounter, Limit: 1<<53 - 1, Window: 1000 * time.Hour}, 250 * time.Hour},
+		{limiter.Config{Kind: limiter.KindFixedWindow, Limit: 1<<53 - 1, Window: 10 * year}, 10 * year / 32},
+		{limiter.Config{Kind: limiter.KindTokenBucket, Rate: 1 / 3.0, Burst: 1 << 20}, day},
+		{limiter.Config{Kind: limiter.KindLeakyBucket, Capacity: 1 << 40, LeakInterval: 1001}, day},
+	} {
+		cfg := tc.cfg
+		o := noExpiry
+		o.Prefix = fmt.Sprintf("large:%d:", i)
+		st, err := redisstore.New(c, cfg, o)
+		if err != nil {
+			t.Fatalf("%s: %v", cfg, err)
+		}
+		mem, _ := limiter.New(cfg)
+		limit, span := int64(cfg.Limit+cfg.Burst+cfg.Capacity), tc.step.Microseconds()
+		rng := rand.New(rand.NewPCG(uint64(i), 7))
+		now, allowed, denied := base, 0, 0
+		for step := range 200 {
+			now += rng.Int64N(span + 1)
+			n := int(rng.Int64N(limit/3 + 1))
+			got, err := st.TakeAt(ctx, time.UnixMicro(now), "k", n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := mem.AllowN(limiter.Instant(now*1000), n)
+			if got.Limits[0].Decision != want {
+				t.Fatalf("%s step %d: n %d at %d µs: Redis %+v, in memory %+v", cfg, step, n, now-base, got.Limits[0].Decision, want)
+			}
+			if want.Allowed {
+				allowed++
+			} else {
+				denied++
+			}
+		}
+		if allowed == 0 || denied == 0 {
+			t.Errorf("%s: %d allowed, %d denied; want both", cfg, allowed, denied)
+		}
+	}
+}

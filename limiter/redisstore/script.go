@@ -11,21 +11,40 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-//go:embed decide.lua
-var decideLua string
+//go:embed lua/prelude.lua
+var prelude string
 
-// decide is the one script every decision runs: EVALSHA, and EVAL once when
-// the server answers NOSCRIPT (go-redis's Script.Run).
-var decide = redis.NewScript(decideLua)
+//go:embed lua/bucket.lua
+var bucketLua string
+
+//go:embed lua/fixedwindow.lua
+var fixedWindowLua string
+
+//go:embed lua/slidingcounter.lua
+var slidingCounterLua string
+
+//go:embed lua/slidinglog.lua
+var slidingLogLua string
+
+// scripts holds each kind's script, the one a decision runs: EVALSHA, and
+// EVAL once when the server answers NOSCRIPT (go-redis's Script.Run). One
+// script per kind, so that each call defines only the Lua functions it uses.
+var scripts = map[string]*redis.Script{
+	"b":   redis.NewScript(prelude + bucketLua),
+	"fw":  redis.NewScript(prelude + fixedWindowLua),
+	"swc": redis.NewScript(prelude + slidingCounterLua),
+	"swl": redis.NewScript(prelude + slidingLogLua),
+}
 
 // maxExact is 2^53: Lua numbers are doubles, exact for integers below it.
 const maxExact = 1 << 53
 
 // params is what the script needs of a Config, worked out once in New.
 type params struct {
-	kind string   // the script's branch: b, fw, swc, swl
-	args []string // the kind's parameters, after kind, n, now and slack
-	sig  string   // the parameters in the key's name
+	kind   string        // b, fw, swc, swl
+	script *redis.Script // the kind's script
+	args   []string      // the kind's parameters, after kind, n, now and slack
+	sig    string        // the parameters in the key's name
 
 	// Buckets: the in-memory arithmetic (limiter.BucketUnits) and scale,
 	// the factor from the script's debt to the in-memory debt.

@@ -57,11 +57,12 @@ type Options struct {
 	// key's latest instant is still evaluated at that instant; default 1 s
 	// (limiter.EvictionSlack). Whole milliseconds (PEXPIRE), rounded up.
 	TTLSlack time.Duration
-	// Timeout bounds each call to Redis, as the deadline of the call's
-	// context; default 1 s. go-redis applies a context's deadline to the
-	// connection only for a client made with ContextTimeoutEnabled: true;
-	// otherwise the client's ReadTimeout (default 3 s) bounds a call to a
-	// server that does not answer.
+	// Timeout, when set, bounds each call to Redis as the deadline of the
+	// call's context. go-redis applies a context's deadline to the
+	// connection only for a client made with ContextTimeoutEnabled: true.
+	// When unset, the client's own read and write timeouts bound each call
+	// (go-redis: 3 s each by default), and no call pays for a context of
+	// its own.
 	Timeout time.Duration
 	// On a Redis error (timeout, connection, script), Take returns the error
 	// (fail closed), unless Fallback is set (Take returns what Fallback
@@ -116,13 +117,14 @@ func New(client redis.UniversalClient, c limiter.Config, o Options) (*Store, err
 	if err != nil {
 		return nil, err
 	}
+	p.script = scripts[p.kind]
 	switch {
 	case strings.ContainsAny(o.Prefix, "{}"):
 		return nil, errorf("prefix %q holds '{' or '}'; want none (the key's {hash tag} follows it)", o.Prefix)
 	case o.TTLSlack < 0:
 		return nil, errorf("TTL slack %v is negative; want >= 0", o.TTLSlack)
 	case o.Timeout < 0:
-		return nil, errorf("timeout %v is negative; want >= 0 (0: 1 s)", o.Timeout)
+		return nil, errorf("timeout %v is negative; want >= 0 (0: the client's own)", o.Timeout)
 	case o.LocalKeys < 0:
 		return nil, errorf("local keys %d is negative; want >= 0 (0: 10000)", o.LocalKeys)
 	}
@@ -131,9 +133,6 @@ func New(client redis.UniversalClient, c limiter.Config, o Options) (*Store, err
 	}
 	if o.TTLSlack == 0 {
 		o.TTLSlack = limiter.EvictionSlack
-	}
-	if o.Timeout == 0 {
-		o.Timeout = time.Second
 	}
 	s := &Store{client: client, cfg: kindOnly(c), p: p, prefix: o.Prefix, opts: o,
 		tail: []any{strconv.FormatInt(int64((o.TTLSlack+time.Millisecond-1)/time.Millisecond), 10)}}
@@ -231,13 +230,16 @@ func (s *Store) Keys(key string) []string {
 
 // run calls the script once, within the store's timeout.
 func (s *Store) run(ctx context.Context, nowArg, key string, n int) (reply, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
-	defer cancel()
+	if s.opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.opts.Timeout)
+		defer cancel()
+	}
 	args := make([]any, 3, 3+len(s.tail))
 	args[0], args[1], args[2] = s.p.kind, n, nowArg
 	args = append(args, s.tail...)
 	s.calls.Add(1)
-	v, err := decide.Run(ctx, s.client, s.Keys(key), args...).Int64Slice()
+	v, err := s.p.script.Run(ctx, s.client, s.Keys(key), args...).Int64Slice()
 	if err != nil {
 		return reply{}, fmt.Errorf("redisstore: key %q: %w", key, err)
 	}

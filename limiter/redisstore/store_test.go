@@ -32,7 +32,7 @@ func TestNewRejects(t *testing.T) {
 			"redisstore: leaky bucket: capacity 10000000000000, leaks 1 per 1.001µs needs integers up to 10010000000001000 in Redis, above 2^53 (Redis scripts hold integers as doubles); want a smaller burst or capacity, or a rate that is a simpler fraction"},
 		{c, tb, redisstore.Options{Prefix: "rl{x}:"}, "redisstore: prefix \"rl{x}:\" holds '{' or '}'; want none (the key's {hash tag} follows it)"},
 		{c, tb, redisstore.Options{TTLSlack: -1}, "redisstore: TTL slack -1ns is negative; want >= 0"},
-		{c, tb, redisstore.Options{Timeout: -time.Second}, "redisstore: timeout -1s is negative; want >= 0 (0: 1 s)"},
+		{c, tb, redisstore.Options{Timeout: -time.Second}, "redisstore: timeout -1s is negative; want >= 0 (0: the client's own)"},
 	} {
 		_, err := redisstore.New(tc.client, tc.cfg, tc.o)
 		if err == nil || err.Error() != tc.want || !errors.Is(err, limiter.ErrInvalid) {
