@@ -11,18 +11,23 @@
 // cannot matter), or the instant passed to TakeAt. A Decision equals the
 // in-memory strategy's at the Instant time.Duration(µs)·1000 on a clock
 // whose origin is the Unix epoch. Lua numbers are doubles, exact only below
-// 2^53, so the script keeps every value an integer below 2^53: instants in
-// µs (2^53 µs is the year 2255), counts as they are, and a bucket's debt in
-// a unit reduced to what µs instants can reach (see bucketParams); New
-// refuses a Config whose integers would not fit. The Decision's durations
-// are then worked out in Go, in int64 nanoseconds, with the in-memory
+// 2^53, so the scripts keep every value an integer below 2^53: instants in
+// µs (TakeAt takes instants within 2^52 µs, about 142 years, of the epoch,
+// so that instant plus two windows stays below 2^53), counts as they are,
+// and a bucket's debt in a unit reduced to what µs instants can reach (see
+// bucketParams); products that may pass 2^53 (the sliding window counter's
+// weighting) are compared in base 2^18. New refuses a Config whose integers
+// would not fit. The scripts decide and keep the state; the Decision's
+// durations are worked out in Go, in int64 nanoseconds, with the in-memory
 // strategies' formulas.
 //
 // Keys: "<prefix>{<key>}:<strategy and parameters>" (and ":log" for the
 // sliding window log), so that every key of one decision shares a Redis
 // Cluster hash slot; a key's state is its Config's, and a new Config starts
-// from a fresh state. Each Redis key expires (PEXPIRE) when its state would
-// be fresh again, plus Options.TTLSlack, so expiry never forgives debt.
+// from a fresh state. Each Redis key expires (PX, PEXPIRE) when its state
+// would be fresh again, plus Options.TTLSlack, so expiry never forgives debt;
+// expiry runs on the server's clock, so instants passed to TakeAt should
+// keep pace with it.
 //
 // Store has the method Take(ctx, key, n) (limiter.Result, error) that
 // limiter/httplimit accepts, so a service moves from memory to Redis by
