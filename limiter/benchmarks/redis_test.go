@@ -199,6 +199,19 @@ func BenchmarkRedisPaired(b *testing.B) {
 			func(ctx context.Context) error { _, err := st.Take(ctx, "client", 1); return err },
 			func(ctx context.Context) error { _, err := l.Get(ctx, "client"); return err })
 	})
+	// ulule reads the client's clock: the same comparison with ours given
+	// the client's instant (TakeAt), so neither script reads TIME.
+	b.Run("ours-fixed-window-client-clock-vs-ulule-redis", func(b *testing.B) {
+		st := oursRedis(b, redisClient(b), limiter.Config{Kind: limiter.KindFixedWindow, Limit: redisRate, Window: time.Second}, redisstore.Options{})
+		store, err := ululeredis.NewStoreWithOptions(redisClient(b), ulule.StoreOptions{Prefix: fmt.Sprintf("ulule%d", time.Now().UnixNano())})
+		if err != nil {
+			b.Fatal(err)
+		}
+		l := ulule.New(store, ulule.Rate{Period: time.Second, Limit: redisRate})
+		paired(b,
+			func(ctx context.Context) error { _, err := st.TakeAt(ctx, time.Now(), "client", 1); return err },
+			func(ctx context.Context) error { _, err := l.Get(ctx, "client"); return err })
+	})
 }
 
 func paired(b *testing.B, ours, peer func(context.Context) error) {
