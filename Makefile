@@ -28,22 +28,28 @@ run: build
 ## test: install what the tests need, then vet, lint, unit, wasm, property and browser tests
 test: deps vet lint unit wasm-test fuzz e2e
 
-## deps: Debian's Chromium (browser tests) and Node.js with npm (wasm tests, axe-core), with
+## deps: Debian's Chromium (browser tests), Node.js with npm (wasm tests, axe-core) and
+## redis-server with redis-cli (limiter/redisstore's tests start their own servers), with
 ## apt-get, only when missing; Go modules; axe-core from the npm registry
 deps:
-	@command -v chromium >/dev/null 2>&1 && command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || { \
-	  echo "installing chromium, nodejs and npm with apt-get"; \
+	@command -v chromium >/dev/null 2>&1 && command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && \
+	  command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1 || { \
+	  echo "installing chromium, nodejs, npm and redis-server with apt-get"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 	    $$(command -v chromium >/dev/null 2>&1 || echo chromium) \
 	    $$(command -v node >/dev/null 2>&1 || echo nodejs) \
-	    $$(command -v npm >/dev/null 2>&1 || echo npm) >/dev/null; }
+	    $$(command -v npm >/dev/null 2>&1 || echo npm) \
+	    $$(command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1 || echo redis-server) >/dev/null; }
 	@command -v chromium >/dev/null 2>&1 || { echo "chromium is missing and could not be installed"; exit 1; }
 	@command -v node >/dev/null 2>&1 || { echo "node is missing and could not be installed"; exit 1; }
+	@command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1 || { echo "redis-server or redis-cli is missing and could not be installed"; exit 1; }
 	$(GO) mod download
+	cd limiter/redisstore && $(GO) mod download
 	@test -f testout/npm/node_modules/axe-core/axe.min.js || npm install --no-save --no-audit --no-fund --prefix testout/npm axe-core@4
 
 vet:
 	$(GO) vet ./...
+	cd limiter/redisstore && $(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./...
 	$(GO) vet -tags e2e ./app/e2e
 	$(GO) vet -tags 'e2e benchui' ./app/e2e
@@ -52,9 +58,11 @@ vet:
 lint:
 	$(GO) run github.com/fzipp/gocyclo/cmd/gocyclo@v0.6.0 -over 15 -ignore '_test.go$$' app
 
-## unit: every Go test natively, with the race detector (browser tests run in `e2e`)
+## unit: every Go test natively, with the race detector (browser tests run in `e2e`), and
+## limiter/redisstore's module, whose tests start their own redis-server processes
 unit:
 	$(GO) test -race -count=1 -timeout 10m ./...
+	cd limiter/redisstore && $(GO) test -race -count=1 -timeout 10m ./...
 
 ## wasm-test: the limiter and simulation tests compiled to js/wasm and run under Node
 wasm-test:
@@ -75,7 +83,10 @@ clean:
 	rm -rf bin web/*.wasm web/*.wasm.gz web/*.wasm.br web/data/nasa-1995-08-01.csv.gz web/data/nasa-1995-08-01.csv.br web/src testout
 
 ## bench: the limiter against its peers (limiter/benchmarks, -count 6), printed as one table of
-## ratios (ours / peer) with the machine it ran on; raw output in testout/bench.txt
+## ratios (ours / peer) with the machine it ran on; raw output in testout/bench.txt. The Redis
+## benchmarks (limiter/redisstore against go-redis/redis_rate and ulule/limiter's Redis store,
+## every strategy, LocalDeny's Redis calls per request under a 10x flood) share one loopback
+## redis-server that the benchmark binary starts and stops
 BENCHTIME ?= 1s
 bench:
 	@mkdir -p testout

@@ -5,9 +5,9 @@
 //
 // Sub-benchmarks are named <group>/<implementation>; ours start with "ours".
 // An implementation ending in "-<N>proc" is compared only with peers of the
-// same suffix. Besides sec/op it reports any custom unit such as B/key.
-// Where ours is compared with several peers, a last row gives its ratio to
-// the fastest of them.
+// same suffix. Besides sec/op it reports allocs/op and the custom units
+// B/key, calls/req, admitted/req and ours/peer. Where ours is compared with
+// several peers, a last row gives its ratio to the fastest of them.
 package main
 
 import (
@@ -25,6 +25,11 @@ type key struct{ group, impl, unit string }
 
 var procSuffix = regexp.MustCompile(`-\d+proc$`)
 
+// extraUnits are the custom units reported besides sec/op, B/key and
+// allocs/op: the Redis benchmarks' calls and admissions per request, and
+// the paired benchmark's ratio of times per decision.
+var extraUnits = map[string]bool{"calls/req": true, "admitted/req": true, "ours/peer": true}
+
 func main() {
 	values := map[key][]float64{}
 	var order []key
@@ -40,7 +45,7 @@ func main() {
 		}
 		impl := strings.TrimPrefix(string(parts[0]), "/")
 		for _, v := range res.Values {
-			if v.Unit != "sec/op" && v.Unit != "B/key" && v.Unit != "allocs/op" {
+			if v.Unit != "sec/op" && v.Unit != "B/key" && v.Unit != "allocs/op" && !extraUnits[v.Unit] {
 				continue
 			}
 			k := key{string(base), impl, v.Unit}
@@ -63,7 +68,7 @@ func main() {
 		return benchmath.AssumeNothing.Summary(benchmath.NewSample(values[k], &thresholds), 0.95)
 	}
 	fmt.Printf("%-22s %-28s %-9s %18s  %-24s %18s  %7s\n", "benchmark", "ours", "unit", "ours (median)", "peer", "peer (median)", "ratio")
-	for _, unit := range []string{"sec/op", "B/key", "allocs/op"} {
+	for _, unit := range []string{"sec/op", "B/key", "allocs/op", "calls/req", "admitted/req", "ours/peer"} {
 		groups := map[string][]key{}
 		var names []string
 		for _, k := range order {
@@ -124,6 +129,9 @@ func main() {
 func format(s benchmath.Summary, unit string) string {
 	if unit == "sec/op" {
 		return fmt.Sprintf("%.1fns ±%s", s.Center*1e9, strings.TrimSpace(s.PctRangeString()))
+	}
+	if strings.HasSuffix(unit, "/req") || unit == "ours/peer" {
+		return fmt.Sprintf("%.3f", s.Center)
 	}
 	return fmt.Sprintf("%.1f", s.Center)
 }
