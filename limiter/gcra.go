@@ -1,6 +1,9 @@
 package limiter
 
-import "time"
+import (
+	"math/big"
+	"time"
+)
 
 // GCRA is the Generic Cell Rate Algorithm (ITU-T I.371, the "virtual
 // scheduling" form): the state is one theoretical arrival time (TAT), the
@@ -121,6 +124,9 @@ func (g *GCRA) Admit(now Instant, n int) bool {
 // decideLocked decides a request of n ≥ 0 at now and applies it, with g.mu
 // held.
 func (g *GCRA) decideLocked(now Instant, n int) outcome {
+	if g.m.wide != nil {
+		return g.m.decideWide(&g.used, &g.last, now, n)
+	}
 	at, ahead := g.at(now)
 	// The test max(TAT, at) + n × T − at ≤ τ, times perNs (T = unit/perNs,
 	// τ = full/perNs): ahead + n × unit ≤ full, admit's test. next is
@@ -142,6 +148,12 @@ func (g *GCRA) State(now Instant) State {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if w := g.m.wide; w != nil {
+		at, ahead := w.pay(g.used, g.last, now)
+		s := State{Kind: KindGCRA, Limit: int(g.m.burst), Tokens: w.tokens(ahead), Rate: g.m.rate}
+		s.TAT, s.EmissionInterval, s.Tolerance = w.gcraTimes(at, ahead)
+		return s
+	}
 	at, ahead := g.at(now)
 	s := State{Kind: KindGCRA, Limit: int(g.m.burst), Tokens: g.m.tokens(ahead), Rate: g.m.rate, TAT: at}
 	switch {
@@ -170,6 +182,10 @@ func (g *GCRA) Fresh(now Instant) bool {
 }
 
 func (g *GCRA) freshLocked(now Instant) bool {
+	if w := g.m.wide; w != nil {
+		_, ahead := w.pay(g.used, g.last, now)
+		return ahead.Sign() == 0
+	}
 	_, ahead := g.at(now)
 	return ahead == 0
 }
@@ -211,6 +227,20 @@ func (g *GCRA) reconfigure(now Instant, m *bucketMath) {
 	// at + ahead/perNs under the new parameters (ahead converted to the new
 	// units, rounded towards fewer tokens).
 	at, ahead := g.at(now)
+	if g.m.wide != nil || m.wide != nil {
+		var owed *big.Int
+		if w := g.m.wide; w != nil {
+			at, owed = w.pay(g.used, g.last, now)
+		} else {
+			owed = big.NewInt(ahead)
+		}
+		ahead = convertDebtWide(g.m, m, owed)
+		if g.used || ahead > 0 || m.wide != nil && m.wide.debt.Sign() > 0 {
+			g.used, g.last = true, at
+		}
+		g.ahead, g.m = ahead, m
+		return
+	}
 	ahead = convertDebt(g.m, m, ahead)
 	g.m = m
 	if g.used || ahead > 0 {
