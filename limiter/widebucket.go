@@ -63,7 +63,9 @@ func wideRational(rate float64) (p, q int64) {
 	return rational(rate, 0x1p-50, 1e15)
 }
 
-// pay returns the debt left after elapsed nanoseconds, in a new big integer.
+// pay returns the instant a request stamped now is evaluated at (never
+// before last) and the debt left then, in a new big integer: 0 for a
+// limiter never used.
 func (w *wideMath) pay(used bool, last, now Instant) (Instant, *big.Int) {
 	if !used {
 		return now, new(big.Int)
