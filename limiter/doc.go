@@ -30,7 +30,7 @@
 // per second, with bursts of at least 1.7e14 at any of them (2e9 bytes per
 // second with a 10 GB burst, 1e12 tokens at 1/7 per second): the rare
 // parameters beyond 64-bit arithmetic (rates below 1e-9, refills over 73
-// years) use wider integers per limiter, still exactly; see
+// years) use 128-bit integers per limiter, still exactly; see
 // [NewTokenBucket] for how a float64 rate is read as a fraction.
 //
 // # Strategies

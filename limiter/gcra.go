@@ -1,9 +1,6 @@
 package limiter
 
-import (
-	"math/big"
-	"time"
-)
+import "time"
 
 // GCRA is the Generic Cell Rate Algorithm (ITU-T I.371, the "virtual
 // scheduling" form): the state is one theoretical arrival time (TAT), the
@@ -184,7 +181,7 @@ func (g *GCRA) Fresh(now Instant) bool {
 func (g *GCRA) freshLocked(now Instant) bool {
 	if w := g.m.wide; w != nil {
 		_, ahead := w.pay(g.used, g.last, now)
-		return ahead.Sign() == 0
+		return ahead.isZero()
 	}
 	_, ahead := g.at(now)
 	return ahead == 0
@@ -228,14 +225,14 @@ func (g *GCRA) reconfigure(now Instant, m *bucketMath) {
 	// units, rounded towards fewer tokens).
 	at, ahead := g.at(now)
 	if g.m.wide != nil || m.wide != nil {
-		var owed *big.Int
+		var owed u128
 		if w := g.m.wide; w != nil {
 			at, owed = w.pay(g.used, g.last, now)
 		} else {
-			owed = big.NewInt(ahead)
+			owed = u64(uint64(ahead))
 		}
 		ahead = convertDebtWide(g.m, m, owed)
-		if g.used || ahead > 0 || m.wide != nil && m.wide.debt.Sign() > 0 {
+		if g.used || ahead > 0 || m.wide != nil && !m.wide.debt.isZero() {
 			g.used, g.last = true, at
 		}
 		g.ahead, g.m = ahead, m

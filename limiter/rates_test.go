@@ -209,3 +209,32 @@ func TestKeyedWideBuckets(t *testing.T) {
 		}
 	}
 }
+
+// Reservations on the wide arithmetic are exact too: behind a spent burst of
+// 1e12 at 1/7 per second, one more token waits exactly 7 s, and cancelling
+// it gives it back.
+func TestWideReservations(t *testing.T) {
+	for _, kind := range []limiter.Kind{limiter.KindTokenBucket, limiter.KindGCRA} {
+		s, _ := limiter.New(limiter.Config{Kind: kind, Rate: 1.0 / 7, Burst: 1e12})
+		r := s.(interface {
+			Reserve(limiter.Instant, int) (*limiter.Reservation, error)
+		})
+		all, err := r.Reserve(0, 1e12)
+		if err != nil || all.Delay() != 0 {
+			t.Fatalf("%s: reserve the burst: %v, %v", kind, all, err)
+		}
+		one, err := r.Reserve(time.Second, 2)
+		if err != nil || one.Delay() != 13*time.Second {
+			t.Fatalf("%s: reserve 2 more at 1 s: %v, %v; want a delay of 13s", kind, one, err)
+		}
+		if !one.Cancel(time.Second) {
+			t.Fatalf("%s: cancel refused", kind)
+		}
+		if d, _ := s.AllowN(time.Second, 1); d.Allowed || d.RetryAfter != 6*time.Second {
+			t.Errorf("%s: after the cancel %+v, want retry-after 6s", kind, d)
+		}
+		if _, err := r.Reserve(0, 1e12+1); err == nil || err.Error() != "limiter: n 1000000000001 is above the burst 1000000000000, so no wait would do; want n <= 1000000000000" {
+			t.Errorf("%s: reserve above the burst: %v", kind, err)
+		}
+	}
+}

@@ -230,7 +230,7 @@ func reserveWide(s reserving, b *bucketMath, used *bool, last *Instant, now Inst
 	}
 	if n > 0 {
 		*used, *last = true, at
-		b.wide.debt.Set(next)
+		b.wide.debt = next
 	}
 	return newReservation(s, at, n, wait, now), nil
 }

@@ -11,22 +11,21 @@ import (
 // token is then over 1e18 units of debt) and bursts whose refill takes over
 // 73 years (1e12 tokens at 1/7 per second: 7e21 units). The numbers are the
 // same as bucketMath's (a debt paid back at perNs per nanosecond, unit per
-// token), held as big integers, so decisions stay exact.
+// token), held in 128 bits, so decisions stay exact.
 //
 // A bucketMath with wide set is never interned: it belongs to one limiter,
 // and debt is that limiter's state, read and written under its lock (the
 // limiter's own debt field stays 0). Ordinary limiters so stay 48 bytes, and
-// only these pay for the big integers. perNs, unit and full are never
-// changed once built, and are shared with the snapshots a decision's
-// outcome carries (see decideWide).
+// only these pay for the wider state.
 type wideMath struct {
-	perNs, unit, full *big.Int // as bucketMath's; perNs is 0 for rate 0
-	debt              *big.Int
+	perNs      uint64 // as bucketMath's; 0 for rate 0
+	unit, full u128
+	debt       u128
 }
 
-// maxWideBits bounds burst × unit, so that a debt with reservations queued
-// beyond it stays a small big integer.
-const maxWideBits = 127
+// maxWide bounds burst × unit and a debt with reservations queued, 2¹²⁷, so
+// that a debt plus a request of n ≤ burst stays below 2¹²⁸.
+var maxWide = u128{hi: 1 << 63}
 
 // minWideRate is the smallest positive rate, in tokens per second: a rate is
 // read as a fraction with a denominator of at most 1e15.
@@ -40,13 +39,11 @@ func newWideMath(rate float64, burst int) (*bucketMath, error) {
 		return nil, errorf("rate %g is below %g and would round to 0; want 0 or tokens per second in [%g, 1e12] or +Inf", rate, minWideRate, minWideRate)
 	}
 	// Not in lowest terms: rates of one q share a unit, as in fraction.
-	w := &wideMath{perNs: big.NewInt(p), unit: new(big.Int).Mul(big.NewInt(q), big.NewInt(1e9)), debt: new(big.Int)}
-	limit := new(big.Int).Lsh(big.NewInt(1), maxWideBits)
-	limit.Quo(limit, w.unit)
-	if big.NewInt(int64(burst)).Cmp(limit) > 0 {
+	w := &wideMath{perNs: uint64(p), unit: mul64(uint64(q), 1e9)}
+	if limit := maxWide.big().Quo(maxWide.big(), w.unit.big()); big.NewInt(int64(burst)).Cmp(limit) > 0 {
 		return nil, errorf("burst %d at rate %g overflows the exact arithmetic; want burst <= %s at this rate", burst, rate, limit)
 	}
-	w.full = new(big.Int).Mul(w.unit, big.NewInt(int64(burst)))
+	w.full = w.unit.times(int64(burst))
 	return &bucketMath{burst: int64(burst), rate: rate, unit: 1, wide: w}, nil
 }
 
@@ -64,49 +61,46 @@ func wideRational(rate float64) (p, q int64) {
 }
 
 // pay returns the instant a request stamped now is evaluated at (never
-// before last) and the debt left then, in a new big integer: 0 for a
-// limiter never used.
-func (w *wideMath) pay(used bool, last, now Instant) (Instant, *big.Int) {
+// before last) and the debt left then: 0 for a limiter never used.
+func (w *wideMath) pay(used bool, last, now Instant) (Instant, u128) {
 	if !used {
-		return now, new(big.Int)
+		return now, u128{}
 	}
 	if now < last {
 		now = last
 	}
-	debt := new(big.Int).Set(w.debt)
-	if elapsed := now - last; elapsed > 0 && w.perNs.Sign() > 0 {
-		debt.Sub(debt, new(big.Int).Mul(w.perNs, big.NewInt(int64(elapsed))))
-		if debt.Sign() < 0 {
-			debt.SetInt64(0)
-		}
+	if elapsed := now - last; elapsed > 0 && w.perNs > 0 {
+		return now, w.debt.subFloor(mul64(uint64(elapsed), w.perNs))
 	}
-	return now, debt
+	return now, w.debt
 }
 
-// times returns n tokens in units of debt.
-func (w *wideMath) times(n int) *big.Int {
-	return new(big.Int).Mul(w.unit, big.NewInt(int64(n)))
+// wideOutcome is what a wide decision's outcome points to: the parameters
+// and the debt after the request (for a denial, the debt it met), a
+// snapshot that fillWide reads once the lock is released, as fill does.
+type wideOutcome struct {
+	m bucketMath
+	w wideMath
 }
 
 // decideWide decides a request of n ≥ 0 at now for a token bucket or GCRA
 // whose used and last are given, and applies it, with the limiter's lock
-// held. The outcome's m is a snapshot of b holding the debt after the
-// request (for a denial, the debt it met), which fillWide reads once the
-// lock is released, as fill does.
+// held.
 func (b *bucketMath) decideWide(used *bool, last *Instant, now Instant, n int) outcome {
 	w := b.wide
 	at, debt := w.pay(*used, *last, now)
-	next := new(big.Int).Add(debt, w.times(n))
-	ok := int64(n) <= b.burst && next.Cmp(w.full) <= 0
+	next, ok := debt, false
+	if int64(n) <= b.burst {
+		if sum := debt.add(w.unit.times(int64(n))); sum.cmp(w.full) <= 0 {
+			next, ok = sum, true
+		}
+	}
 	if ok && n > 0 {
-		*used, *last = true, at
-		w.debt.Set(next)
+		*used, *last, w.debt = true, at, next
 	}
-	if !ok {
-		next = debt
-	}
-	snap := &bucketMath{burst: b.burst, rate: b.rate, unit: 1, wide: &wideMath{perNs: w.perNs, unit: w.unit, full: w.full, debt: next}}
-	return outcome{m: snap, at: at, ok: ok}
+	s := &wideOutcome{m: bucketMath{burst: b.burst, rate: b.rate, unit: 1}, w: *w}
+	s.m.wide, s.w.debt = &s.w, next
+	return outcome{m: &s.m, at: at, ok: ok}
 }
 
 // fillWide is fill for an outcome of decideWide.
@@ -116,8 +110,7 @@ func (o outcome) fillWide(d *Decision, now Instant, n int) {
 	if !o.ok {
 		d.RetryAfter = Never
 		if int64(n) <= b.burst {
-			over := new(big.Int).Add(w.debt, w.times(n))
-			d.RetryAfter = w.wait(over.Sub(over, w.full))
+			d.RetryAfter = w.wait(w.debt.add(w.unit.times(int64(n))).subFloor(w.full))
 		}
 	}
 	d.Remaining, d.ResetAfter = w.remaining(b.burst, w.debt), w.wait(w.debt)
@@ -128,55 +121,39 @@ func (o outcome) fillWide(d *Decision, now Instant, n int) {
 
 // wait returns the time to pay back debt, rounded up: Never at rate 0 or
 // beyond the largest Duration.
-func (w *wideMath) wait(debt *big.Int) time.Duration {
-	if debt.Sign() <= 0 {
+func (w *wideMath) wait(debt u128) time.Duration {
+	if debt.isZero() {
 		return 0
 	}
-	if w.perNs.Sign() == 0 {
+	if w.perNs == 0 {
 		return Never
 	}
-	return clampDuration(ceilQuo(debt, w.perNs))
+	return debt.ceilDiv(u64(w.perNs)).duration()
 }
 
 // remaining returns the whole tokens in the bucket at debt.
-func (w *wideMath) remaining(burst int64, debt *big.Int) int {
-	if debt.Sign() == 0 {
+func (w *wideMath) remaining(burst int64, debt u128) int {
+	if debt.isZero() {
 		return int(burst)
 	}
-	owed := ceilQuo(debt, w.unit)
-	if !owed.IsInt64() || owed.Int64() >= burst {
+	owed := debt.ceilDiv(w.unit)
+	if owed.cmp(u64(uint64(burst))) >= 0 {
 		return 0
 	}
-	return int(burst - owed.Int64())
+	return int(burst - int64(owed.lo))
 }
 
 // tokens converts a debt to the number of tokens in the bucket, the float64
 // nearest to the exact fraction (negative with reservations queued).
-func (w *wideMath) tokens(debt *big.Int) float64 {
-	t, _ := new(big.Rat).SetFrac(new(big.Int).Sub(w.full, debt), w.unit).Float64()
+func (w *wideMath) tokens(debt u128) float64 {
+	t, _ := new(big.Rat).SetFrac(new(big.Int).Sub(w.full.big(), debt.big()), w.unit.big()).Float64()
 	return t
-}
-
-// ceilQuo returns ⌈a/b⌉ for a ≥ 0 and b > 0.
-func ceilQuo(a, b *big.Int) *big.Int {
-	q, r := new(big.Int).QuoRem(a, b, new(big.Int))
-	if r.Sign() != 0 {
-		q.Add(q, big.NewInt(1))
-	}
-	return q
-}
-
-func clampDuration(x *big.Int) time.Duration {
-	if !x.IsInt64() || x.Int64() >= int64(Never) {
-		return Never
-	}
-	return time.Duration(x.Int64())
 }
 
 // bigUnit returns m's unit as a big integer.
 func (b *bucketMath) bigUnit() *big.Int {
 	if b.wide != nil {
-		return b.wide.unit
+		return b.wide.unit.big()
 	}
 	return big.NewInt(b.unit)
 }
@@ -184,20 +161,23 @@ func (b *bucketMath) bigUnit() *big.Int {
 // convertDebtWide is convertDebt where either side is wide: the same tokens
 // missing in the new unit (rounded towards fewer tokens), clamped to the new
 // burst. It returns the narrow debt, or sets the new wide debt and returns 0.
-func convertDebtWide(from, to *bucketMath, debt *big.Int) int64 {
+func convertDebtWide(from, to *bucketMath, debt u128) int64 {
 	if from.inf || to.inf {
 		return 0
 	}
-	x := ceilQuo(new(big.Int).Mul(debt, to.bigUnit()), from.bigUnit())
+	x, r := new(big.Int).QuoRem(new(big.Int).Mul(debt.big(), to.bigUnit()), from.bigUnit(), new(big.Int))
+	if r.Sign() != 0 {
+		x.Add(x, big.NewInt(1))
+	}
 	x.Add(x, new(big.Int).Mul(big.NewInt(to.burst-from.burst), to.bigUnit()))
 	if x.Sign() < 0 {
 		x.SetInt64(0)
 	}
 	if to.wide != nil {
-		if x.Cmp(to.wide.full) > 0 {
-			x.Set(to.wide.full)
+		if x.Cmp(to.wide.full.big()) > 0 {
+			x = to.wide.full.big()
 		}
-		to.wide.debt.Set(x)
+		to.wide.debt = fromBig(x)
 		return 0
 	}
 	if x.Cmp(big.NewInt(to.full)) > 0 {
@@ -209,57 +189,54 @@ func convertDebtWide(from, to *bucketMath, debt *big.Int) int64 {
 // gcraTimes returns a wide GCRA's TAT, emission interval and tolerance at
 // the instant at with ahead (its debt then), each rounded down to whole
 // nanoseconds and Never beyond the largest Instant.
-func (w *wideMath) gcraTimes(at Instant, ahead *big.Int) (tat Instant, t, tau time.Duration) {
-	if w.perNs.Sign() == 0 {
-		if ahead.Sign() > 0 {
+func (w *wideMath) gcraTimes(at Instant, ahead u128) (tat Instant, t, tau time.Duration) {
+	if w.perNs == 0 {
+		if !ahead.isZero() {
 			return Never, 0, 0
 		}
 		return at, 0, 0
 	}
-	lead := clampDuration(new(big.Int).Quo(ahead, w.perNs))
+	floor := func(x u128) time.Duration {
+		q, _ := x.div64(w.perNs)
+		return q.duration()
+	}
+	lead := floor(ahead)
 	tat = at + lead
 	if at > Never-lead {
 		tat = Never
 	}
-	t = clampDuration(new(big.Int).Quo(w.unit, w.perNs))
-	tau = clampDuration(new(big.Int).Quo(w.full, w.perNs))
-	return tat, t, tau
+	return tat, floor(w.unit), floor(w.full)
 }
 
 // reserveWide is reserve for a wide bucket: it returns the debt after
 // reserving n at debt and the wait until the request may proceed.
-func (b *bucketMath) reserveWide(debt *big.Int, n int) (*big.Int, time.Duration, error) {
+func (b *bucketMath) reserveWide(debt u128, n int) (u128, time.Duration, error) {
 	w := b.wide
 	switch {
 	case n < 0:
-		return nil, 0, checkN(n)
+		return u128{}, 0, checkN(n)
 	case n == 0:
 		return debt, 0, nil
 	case int64(n) > b.burst:
-		return nil, 0, errorf("n %d is above the burst %d, so no wait would do; want n <= %d", n, b.burst, b.burst)
+		return u128{}, 0, errorf("n %d is above the burst %d, so no wait would do; want n <= %d", n, b.burst, b.burst)
 	}
-	next := new(big.Int).Add(debt, w.times(n))
-	over := new(big.Int).Sub(next, w.full)
-	if over.Sign() <= 0 {
+	next := debt.add(w.unit.times(int64(n)))
+	if next.cmp(w.full) <= 0 {
 		return next, 0, nil
 	}
-	if w.perNs.Sign() == 0 {
+	if w.perNs == 0 {
 		left := w.remaining(b.burst, debt)
-		return nil, 0, errorf("n %d is above the %d units left at rate 0, which never refills; want n <= %d", n, left, left)
+		return u128{}, 0, errorf("n %d is above the %d units left at rate 0, which never refills; want n <= %d", n, left, left)
 	}
-	wait := w.wait(over)
-	if wait == Never || next.BitLen() > maxWideBits+1 {
-		return nil, 0, errorf("n %d would queue behind reservations worth over %v of waiting; want fewer reservations outstanding", n, w.wait(new(big.Int).Sub(debt, w.full)))
+	wait := w.wait(next.sub(w.full))
+	if wait == Never || next.cmp(maxWide) > 0 {
+		return u128{}, 0, errorf("n %d would queue behind reservations worth over %v of waiting; want fewer reservations outstanding", n, w.wait(debt.subFloor(w.full)))
 	}
 	return next, wait, nil
 }
 
-// giveBackWide gives back n tokens of a reservation, exactly, down to a full
-// bucket.
-func (w *wideMath) giveBack(debt *big.Int, n int) {
-	debt.Sub(debt, w.times(n))
-	if debt.Sign() < 0 {
-		debt.SetInt64(0)
-	}
-	w.debt.Set(debt)
+// giveBack gives back n tokens of a reservation at debt, exactly, down to a
+// full bucket.
+func (w *wideMath) giveBack(debt u128, n int) {
+	w.debt = debt.subFloor(w.unit.times(int64(n)))
 }

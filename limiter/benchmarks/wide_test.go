@@ -10,7 +10,7 @@ import (
 
 // BenchmarkWideParameters: one token bucket, one goroutine, as OneKey, with
 // parameters beyond the 64-bit debt (a 1e12 burst at 1/7 per second, a
-// rate of 1e-12 per second: the wide arithmetic, big integers) beside the
+// rate of 1e-12 per second: the wide, 128-bit arithmetic) beside the
 // ordinary ones and x/time/rate at the same 1/7 per second and 1e12 burst.
 func BenchmarkWideParameters(b *testing.B) {
 	for _, c := range []struct {
