@@ -18,7 +18,8 @@ import (
 //
 // A bucketMath is immutable once built and interned (see params), so the
 // limiters of one tier share one: a limiter holds a pointer to it and only
-// its own state (last instant, debt).
+// its own state (last instant, debt). A wide one (see wideMath) is the
+// exception: it belongs to one limiter and holds its debt.
 type bucketMath struct {
 	perNs int64 // debt paid back per nanosecond; 0 for rate 0
 	unit  int64 // debt of one token
@@ -26,8 +27,8 @@ type bucketMath struct {
 	inf   bool  // rate +Inf: everything is allowed
 
 	// wide, when set, holds the arithmetic and the debt of a rate and burst
-	// beyond 64 bits (see wideMath); the fields above are then unused but
-	// for burst and rate.
+	// beyond 64 bits (see wideMath); perNs, unit (1) and the derived fields
+	// are then unused.
 	wide *wideMath
 
 	rate     float64       // token bucket, GCRA: tokens per second as given
