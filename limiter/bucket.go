@@ -18,17 +18,23 @@ import (
 //
 // A bucketMath is immutable once built and interned (see params), so the
 // limiters of one tier share one: a limiter holds a pointer to it and only
-// its own state (last instant, debt).
+// its own state (last instant, debt). A wide one (see wideMath) is the
+// exception: it belongs to one limiter and holds its debt.
 type bucketMath struct {
 	perNs int64 // debt paid back per nanosecond; 0 for rate 0
 	unit  int64 // debt of one token
 	burst int64 // bucket size in tokens
 	inf   bool  // rate +Inf: everything is allowed
 
+	// wide, when set, holds the arithmetic and the debt of a rate and burst
+	// beyond 64 bits (see wideMath); perNs, unit (1) and the derived fields
+	// are then unused.
+	wide *wideMath
+
 	rate     float64       // token bucket, GCRA: tokens per second as given
 	interval time.Duration // leaky bucket: the leak interval as given
 
-	// Derived, to keep divisions off the hot path.
+	// Derived, to keep divisions off the hot path (unset when wide).
 	full       int64 // burst × unit: the debt of an empty bucket
 	maxElapsed int64 // elapsed ≥ maxElapsed pays back any debt (perNs > 0)
 	unitDiv    divisor
@@ -128,6 +134,10 @@ type outcome struct {
 // built once, in the caller's result, not copied back through each call.
 func (o outcome) fill(d *Decision, now Instant, n int) {
 	b := o.m
+	if b.wide != nil {
+		o.fillWide(d, now, n)
+		return
+	}
 	d.Allowed, d.Limit = o.ok, int(b.burst)
 	if b.inf {
 		d.Remaining = int(b.burst)
@@ -265,7 +275,9 @@ const maxRate = 1e12
 // Where burst × q × 1e9 would overflow, p/(q × 1e9) tokens per nanosecond
 // is taken in lowest terms (see fraction), so that a rate of whole tokens
 // per nanosecond (2e9 per second: 2 per ns) has unit 1 and takes any burst,
-// and 125e6 per second (1/8 per ns) bursts of up to 2.9e17.
+// and 125e6 per second (1/8 per ns) bursts of up to 2.9e17. A rate below
+// 1e-9, or a burst still too large (a refill of over 73 years: 1e12 tokens
+// at 1/7 per second), takes the wide arithmetic (see wideMath).
 func newBucketMath(rate float64, burst int) (*bucketMath, error) {
 	switch {
 	case math.IsNaN(rate):
@@ -281,13 +293,10 @@ func newBucketMath(rate float64, burst int) (*bucketMath, error) {
 		return params(bucketMath{perNs: 0, unit: 1, burst: int64(burst), inf: true, rate: rate}), nil
 	}
 	perNs, unit := fraction(rate, burst)
-	if perNs == 0 && rate > 0 {
-		// Below one token per 1e9 s the fraction's denominator would pass
-		// 1e9: such a rate used to become 0 silently.
-		return nil, errorf("rate %g is below 1e-9 and would round to 0; want 0 or tokens per second in [1e-9, 1e12] or +Inf", rate)
-	}
-	if b := int64(burst); b > maxUnits/unit {
-		return nil, errorf("burst %d at rate %g overflows the exact arithmetic; want burst <= %d at this rate", burst, rate, maxUnits/unit)
+	if perNs == 0 && rate > 0 || int64(burst) > maxUnits/unit {
+		// Below one token per 1e9 s, or a burst whose refill takes over 73
+		// years: the debt needs more than 64 bits.
+		return newWideMath(rate, burst)
 	}
 	return params(bucketMath{perNs: perNs, unit: unit, burst: int64(burst), rate: rate}), nil
 }
@@ -301,7 +310,7 @@ func newBucketMath(rate float64, burst int) (*bucketMath, error) {
 // keeps the debt exact.
 func fraction(rate float64, burst int) (perNs, unit int64) {
 	for _, tol := range []float64{1e-12, 1e-9} {
-		p, q := rational(rate, tol)
+		p, q := rational(rate, tol, 1e9)
 		if p == 0 {
 			return 0, 1e9
 		}
@@ -325,12 +334,13 @@ func gcd(a, b int64) int64 {
 	return a
 }
 
-// rational returns the fraction p/q, q ≤ 1e9, for x ≥ 0: the first
+// rational returns the fraction p/q, q ≤ maxQ, for x ≥ 0: the first
 // convergent of x's continued fraction within a relative tol of x (the
 // simplest such fraction: 0.1 is 1/10, 1/3.0 is 1/3), or, when none with q ≤
-// 1e9 is, the last convergent with q ≤ 1e9, which is within 1/(q × 1e9) of x,
-// a relative error below 1e-9 (1.5e-9, for instance, becomes 1/666666667).
-func rational(x, tol float64) (p, q int64) {
+// maxQ is, the last convergent with q ≤ maxQ, which is within 1/(q × maxQ)
+// of x, a relative error below 1/maxQ (with maxQ 1e9, 1.5e-9 becomes
+// 1/666666667); 0/1 when x is below 1/maxQ.
+func rational(x, tol, maxQ float64) (p, q int64) {
 	if x == 0 {
 		return 0, 1
 	}
@@ -343,8 +353,8 @@ func rational(x, tol float64) (p, q int64) {
 		if a > 1e18 {
 			break
 		}
-		if a*float64(h1)+float64(h0) > maxUnits || a*float64(k1)+float64(k0) > 1e9 {
-			break // the numerator would pass the arithmetic's range, or q 1e9
+		if a*float64(h1)+float64(h0) > maxUnits || a*float64(k1)+float64(k0) > maxQ {
+			break // the numerator would pass the arithmetic's range, or q maxQ
 		}
 		ai := int64(a)
 		h2, k2 := ai*h1+h0, ai*k1+k0

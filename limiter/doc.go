@@ -26,7 +26,12 @@
 // Rates are exact fractions and time is in integer nanoseconds, so decisions
 // match exact arithmetic on millisecond inputs: at 3 tokens per second, 3
 // tokens are back after exactly 1 s, although the emission interval is
-// 333 333 333⅓ ns.
+// 333 333 333⅓ ns. Token bucket and GCRA rates go from 1e-15 to 1e12 tokens
+// per second, with bursts of at least 1.7e14 at any of them (2e9 bytes per
+// second with a 10 GB burst, 1e12 tokens at 1/7 per second): the rare
+// parameters beyond 64-bit arithmetic (rates below 1e-9, refills over 73
+// years) use 128-bit integers per limiter, still exactly; see
+// [NewTokenBucket] for how a float64 rate is read as a fraction.
 //
 // # Strategies
 //

@@ -121,6 +121,9 @@ func (g *GCRA) Admit(now Instant, n int) bool {
 // decideLocked decides a request of n ≥ 0 at now and applies it, with g.mu
 // held.
 func (g *GCRA) decideLocked(now Instant, n int) outcome {
+	if g.m.wide != nil {
+		return g.m.decideWide(&g.used, &g.last, now, n)
+	}
 	at, ahead := g.at(now)
 	// The test max(TAT, at) + n × T − at ≤ τ, times perNs (T = unit/perNs,
 	// τ = full/perNs): ahead + n × unit ≤ full, admit's test. next is
@@ -142,6 +145,12 @@ func (g *GCRA) State(now Instant) State {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if w := g.m.wide; w != nil {
+		at, ahead := w.pay(g.used, g.last, now)
+		s := State{Kind: KindGCRA, Limit: int(g.m.burst), Tokens: w.tokens(ahead), Rate: g.m.rate}
+		s.TAT, s.EmissionInterval, s.Tolerance = w.gcraTimes(at, ahead)
+		return s
+	}
 	at, ahead := g.at(now)
 	s := State{Kind: KindGCRA, Limit: int(g.m.burst), Tokens: g.m.tokens(ahead), Rate: g.m.rate, TAT: at}
 	switch {
@@ -170,6 +179,10 @@ func (g *GCRA) Fresh(now Instant) bool {
 }
 
 func (g *GCRA) freshLocked(now Instant) bool {
+	if w := g.m.wide; w != nil {
+		_, ahead := w.pay(g.used, g.last, now)
+		return ahead.isZero()
+	}
 	_, ahead := g.at(now)
 	return ahead == 0
 }
@@ -211,6 +224,20 @@ func (g *GCRA) reconfigure(now Instant, m *bucketMath) {
 	// at + ahead/perNs under the new parameters (ahead converted to the new
 	// units, rounded towards fewer tokens).
 	at, ahead := g.at(now)
+	if g.m.wide != nil || m.wide != nil {
+		var owed u128
+		if w := g.m.wide; w != nil {
+			at, owed = w.pay(g.used, g.last, now)
+		} else {
+			owed = u64(uint64(ahead))
+		}
+		ahead = convertDebtWide(g.m, m, owed)
+		if g.used || ahead > 0 || m.wide != nil && !m.wide.debt.isZero() {
+			g.used, g.last = true, at
+		}
+		g.ahead, g.m = ahead, m
+		return
+	}
 	ahead = convertDebt(g.m, m, ahead)
 	g.m = m
 	if g.used || ahead > 0 {

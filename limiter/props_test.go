@@ -38,7 +38,7 @@ func (f frac) float() float64 {
 // interval returns the leak interval 1/rate in whole nanoseconds, and false
 // when it is not whole (or the rate is 0 or +Inf).
 func (f frac) interval() (time.Duration, bool) {
-	if f.q == 0 || f.p == 0 || f.q*1e9%f.p != 0 {
+	if f.q == 0 || f.p == 0 || f.q > 1e9 || f.q*1e9%f.p != 0 {
 		return 0, false
 	}
 	return time.Duration(f.q * 1e9 / f.p), true
@@ -49,6 +49,19 @@ func (f frac) interval() (time.Duration, bool) {
 var rates = []frac{{0, 1}, {1, 1}, {2, 1}, {3, 1}, {7, 1}, {10, 1}, {1, 3}, {5, 2}, {1, 10}, {1000, 1}, {1000000, 1}, {0, 0}}
 
 func drawRate(t *rapid.T, label string) frac { return rapid.SampledFrom(rates).Draw(t, label) }
+
+// bucketRates adds, for the token bucket and GCRA, rates below 1e-9 per
+// second, which take the wide arithmetic (so does any of these rates with a
+// burst of 1e12, see drawBurst).
+var bucketRates = append(rates[:len(rates):len(rates)], frac{1, 1e10}, frac{1, 1e12}, frac{3, 7e12})
+
+// drawBurst draws a burst of 0 to 5, or now and then 1e12.
+func drawBurst(t *rapid.T, label string) int {
+	if rapid.IntRange(0, 7).Draw(t, label+" is 1e12") == 0 {
+		return 1e12
+	}
+	return rapid.IntRange(0, 5).Draw(t, label)
+}
 
 var leakIntervals = []time.Duration{1, 2, 7, time.Millisecond, 100 * time.Millisecond, 333333333, time.Second, 3 * time.Second}
 var windows = []time.Duration{1, 3, time.Millisecond, 10 * time.Millisecond, time.Second, 3 * time.Second}
@@ -153,8 +166,8 @@ func effective(tr []req, ds []limiter.Decision) []limiter.Instant {
 // and GCRA still agree exactly; the leaky bucket drops out of the comparison
 // at its first reconfiguration (see below).
 func propBucketsAgree(t *rapid.T) {
-	r := drawRate(t, "rate")
-	burst := rapid.IntRange(0, 5).Draw(t, "burst")
+	r := rapid.SampledFrom(bucketRates).Draw(t, "rate")
+	burst := drawBurst(t, "burst")
 	tb, err := limiter.NewTokenBucket(r.float(), burst)
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +177,9 @@ func propBucketsAgree(t *rapid.T) {
 		t.Fatal(err)
 	}
 	var lb *limiter.LeakyBucket
-	if iv, ok := r.interval(); ok && burst >= 1 {
+	// (A leaky bucket of 1e12 units takes a leak interval of at most 2.3 ms:
+	// its level is 64-bit nanoseconds of water.)
+	if iv, ok := r.interval(); ok && burst >= 1 && burst <= 5 {
 		if lb, err = limiter.NewLeakyBucket(burst, iv); err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +187,7 @@ func propBucketsAgree(t *rapid.T) {
 	for i, q := range drawTrace(t, 6) {
 		switch rapid.IntRange(0, 9).Draw(t, "op") {
 		case 0: // set rate
-			r = drawRate(t, "new rate")
+			r = rapid.SampledFrom(bucketRates).Draw(t, "new rate")
 			if err := tb.SetRate(q.t, r.float()); err != nil {
 				t.Fatal(err)
 			}
@@ -186,7 +201,7 @@ func propBucketsAgree(t *rapid.T) {
 			lb = nil
 			continue
 		case 1: // set burst
-			burst = rapid.IntRange(0, 5).Draw(t, "new burst")
+			burst = drawBurst(t, "new burst")
 			if err := tb.SetBurst(q.t, burst); err != nil {
 				t.Fatal(err)
 			}

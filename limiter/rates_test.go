@@ -2,6 +2,7 @@ package limiter_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -45,22 +46,31 @@ func TestBandwidthRates(t *testing.T) {
 	}
 }
 
-// Where the exact arithmetic cannot hold a burst, the error names the
-// largest burst it can at that rate.
+// Where the exact arithmetic cannot hold a rate or burst, the error names
+// the smallest rate or the largest burst it can.
 func TestRateLimitsOfTheArithmetic(t *testing.T) {
 	for _, tc := range []struct {
 		rate  float64
 		burst int
 		want  string
 	}{
-		{1.0 / 7, 1_000_000_000_000, "limiter: burst 1000000000000 at rate 0.14285714285714285 overflows the exact arithmetic; want burst <= 329406144 at this rate"},
-		{1, 1_000_000_000_000, "limiter: burst 1000000000000 at rate 1 overflows the exact arithmetic; want burst <= 2305843009 at this rate"},
+		{1e-15, 1e15, "limiter: burst 1000000000000000 at rate 1e-15 overflows the exact arithmetic; want burst <= 170141183460469 at this rate"},
+		{1e-12, 1e18, "limiter: burst 1000000000000000000 at rate 1e-12 overflows the exact arithmetic; want burst <= 170141183460469231 at this rate"},
 		{1e12 + 1e6, 1, "limiter: rate 1.000001e+12 is above 1e12 (1000 tokens per ns); want tokens per second in [0, 1e12] or +Inf"},
-		{1e-12, 1, "limiter: rate 1e-12 is below 1e-9 and would round to 0; want 0 or tokens per second in [1e-9, 1e12] or +Inf"},
+		{6e-16, 1, "limiter: rate 6e-16 is below 1e-15 and would round to 0; want 0 or tokens per second in [1e-15, 1e12] or +Inf"},
 	} {
 		_, err := limiter.NewTokenBucket(tc.rate, tc.burst)
 		if err == nil || err.Error() != tc.want || !errors.Is(err, limiter.ErrInvalid) {
 			t.Errorf("NewTokenBucket(%g, %d): %v, want %q", tc.rate, tc.burst, err, tc.want)
+		}
+	}
+	// The largest burst named is accepted.
+	for _, tc := range []struct {
+		rate  float64
+		burst int
+	}{{1e-15, 170141183460469}, {1e-12, 170141183460469231}} {
+		if _, err := limiter.NewGCRA(tc.rate, tc.burst); err != nil {
+			t.Errorf("NewGCRA(%g, %d): %v", tc.rate, tc.burst, err)
 		}
 	}
 	// Changing between rates of one denominator keeps the debt exact, with
@@ -70,5 +80,161 @@ func TestRateLimitsOfTheArithmetic(t *testing.T) {
 	_ = tb.SetRate(time.Second, 3e9) // 2e9 back, 8e9 missing
 	if d, _ := tb.AllowN(time.Second, 0); d.Remaining != 2_000_000_000 || d.ResetAfter != 2666666667 {
 		t.Errorf("after SetRate: %+v, want 2e9 remaining, full in 2.666666667s", d)
+	}
+}
+
+// Every rate from 1e-12 to 1e12 tokens per second takes bursts up to 1e12,
+// exactly: the whole burst spent at 0, then the tokens back at an instant,
+// one more than that denied with its exact retry-after, and exactly that
+// many admitted. A wait beyond the largest Duration (one token at 1e-12 per
+// second takes 1e21 ns) is Never.
+func TestEveryRateAndBurst(t *testing.T) {
+	const never = limiter.Never
+	for _, tc := range []struct {
+		rate  float64
+		burst int
+		reset time.Duration // after the whole burst is spent at 0
+		at    time.Duration
+		back  int           // tokens back at at
+		retry time.Duration // for back+1 at at
+	}{
+		{1e-12, 1, never, 1e18, 0, never},
+		{1e-12, 1e9, never, 1e18, 0, never},
+		{1e-12, 1e10, never, 1e18, 0, never},
+		{1e-12, 1e12, never, 1e18, 0, never},
+		{1e-10, 1, never, 9e18, 0, 1e18}, // 0.9 token back: 0.1 more takes 1e9 s
+		{1e-10, 1e12, never, 9e18, 0, 1e18},
+		{1.0 / 7, 1, 7 * time.Second, 7 * time.Second, 1, never}, // n = 2 is above the burst
+		{1.0 / 7, 1e9, 7e18, 70 * time.Second, 10, 7 * time.Second},
+		{1.0 / 7, 1e10, never, 70 * time.Second, 10, 7 * time.Second},
+		{1.0 / 7, 1e12, never, 70*time.Second + 1, 10, 7*time.Second - 1},
+		{2e9, 1, 1, 1, 1, never},
+		{2e9, 1e9, 500 * time.Millisecond, 100 * time.Millisecond, 2e8, 1},
+		{2e9, 1e10, 5 * time.Second, time.Second, 2e9, 1}, // 16 Gbit/s, a 10 GB burst
+		{2e9, 1e12, 500 * time.Second, time.Second, 2e9, 1},
+		{1e12, 1, 1, 1, 1, never},
+		{1e12, 1e9, time.Millisecond, 500 * time.Microsecond, 5e8, 1},
+		{1e12, 1e10, 10 * time.Millisecond, time.Millisecond, 1e9, 1},
+		{1e12, 1e12, time.Second, time.Millisecond, 1e9, 1},
+	} {
+		for _, kind := range []limiter.Kind{limiter.KindTokenBucket, limiter.KindGCRA} {
+			name := fmt.Sprintf("%s %g burst %d", kind, tc.rate, tc.burst)
+			s, err := limiter.New(limiter.Config{Kind: kind, Rate: tc.rate, Burst: tc.burst})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			all, _ := s.AllowN(0, tc.burst)
+			look, _ := s.AllowN(tc.at, 0)
+			over, _ := s.AllowN(tc.at, tc.back+1)
+			got, _ := s.AllowN(tc.at, tc.back)
+			if !all.Allowed || all.ResetAfter != tc.reset || look.Remaining != tc.back ||
+				over.Allowed || over.RetryAfter != tc.retry || !got.Allowed || got.Remaining != 0 {
+				t.Errorf("%s: spent %+v; at %v: %+v, n=%d %+v, n=%d %+v; want reset in %v, %d back, retry-after %v",
+					name, all, tc.at, look, tc.back+1, over, tc.back, got, tc.reset, tc.back, tc.retry)
+			}
+		}
+	}
+}
+
+// Below 1e-9 tokens per second the debt is still exact in fractions of a
+// token: at 1e-12/s, 1e9 s give back exactly 0.001 token, and at 1 per
+// second the other 0.999 token takes exactly 999 ms.
+func TestTinyRatesAreExact(t *testing.T) {
+	for _, tc := range []struct {
+		rate   float64
+		burst  int
+		tokens float64       // held after 1e9 s
+		retry  time.Duration // for the next token at 1/s
+	}{
+		{1e-12, 1, 0.001, 999 * time.Millisecond},
+		{1e-12, 1e12, 0.001, 999 * time.Millisecond},
+		{1e-10, 1, 0.1, 900 * time.Millisecond},
+		{1e-15, 1e12, 1e-6, 999999 * time.Microsecond},
+	} {
+		tb, err := limiter.NewTokenBucket(tc.rate, tc.burst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb.AllowN(0, tc.burst)
+		const at = 1e18
+		if got := tb.State(at).Tokens; got != tc.tokens {
+			t.Errorf("%g burst %d: %v tokens after 1e9 s, want %v", tc.rate, tc.burst, got, tc.tokens)
+		}
+		if err := tb.SetRate(at, 1); err != nil {
+			t.Fatal(err)
+		}
+		if d, _ := tb.AllowN(at, 1); d.Allowed || d.RetryAfter != tc.retry {
+			t.Errorf("%g burst %d: at 1/s %+v, want denied with retry-after %v", tc.rate, tc.burst, d, tc.retry)
+		}
+		if d, _ := tb.AllowN(at+tc.retry, 1); !d.Allowed {
+			t.Errorf("%g burst %d: at 1/s after %v %+v, want allowed", tc.rate, tc.burst, tc.retry, d)
+		}
+	}
+	// A GCRA's times beyond the largest Instant are Never; those within
+	// it exact.
+	g, _ := limiter.NewGCRA(1.0/7, 1e12)
+	g.AllowN(0, 1)
+	if s := g.State(0); s.TAT != 7*time.Second || s.EmissionInterval != 7*time.Second || s.Tolerance != limiter.Never {
+		t.Errorf("GCRA 1/7 burst 1e12: %+v, want TAT 7s, emission interval 7s, tolerance Never", s)
+	}
+	g, _ = limiter.NewGCRA(1e-12, 1)
+	g.AllowN(0, 1)
+	if s := g.State(0); s.TAT != limiter.Never || s.EmissionInterval != limiter.Never || s.Tolerance != limiter.Never {
+		t.Errorf("GCRA 1e-12: %+v, want TAT, emission interval and tolerance Never", s)
+	}
+}
+
+// A Keyed holds wide limiters like any other: each key its own debt, exact
+// (1e12 tokens at 1/7 per second: 1 token back after exactly 7 s), and a
+// key in debt is not swept.
+func TestKeyedWideBuckets(t *testing.T) {
+	for _, kind := range []limiter.Kind{limiter.KindTokenBucket, limiter.KindGCRA} {
+		k := newKeyed(t, func(string) (limiter.Strategy, error) {
+			return limiter.New(limiter.Config{Kind: kind, Rate: 1.0 / 7, Burst: 1e12})
+		}, limiter.KeyedOptions{})
+		if d := keyedAllow(t, k, 0, "a", 1e12); !d.Allowed || d.ResetAfter != limiter.Never {
+			t.Errorf("%s: a spends the burst: %+v", kind, d)
+		}
+		if d := keyedAllow(t, k, 0, "b", 1); !d.Allowed || d.Remaining != 1e12-1 || d.ResetAfter != 7*time.Second {
+			t.Errorf("%s: b spends 1: %+v, want 999999999999 remaining, full in 7s", kind, d)
+		}
+		if d := keyedAllow(t, k, 7*time.Second-1, "a", 1); d.Allowed || d.RetryAfter != 1 {
+			t.Errorf("%s: a 1 ns early: %+v, want retry-after 1ns", kind, d)
+		}
+		if n := k.Sweep(7 * time.Second); n != 1 || k.Len() != 1 {
+			t.Errorf("%s: sweep at 7 s removed %d keys, %d left; want b removed, a kept", kind, n, k.Len())
+		}
+		if d := keyedAllow(t, k, 7*time.Second, "a", 1); !d.Allowed || d.Remaining != 0 {
+			t.Errorf("%s: a at 7 s: %+v, want allowed, 0 remaining", kind, d)
+		}
+	}
+}
+
+// Reservations on the wide arithmetic are exact too: behind a spent burst of
+// 1e12 at 1/7 per second, one more token waits exactly 7 s, and cancelling
+// it gives it back.
+func TestWideReservations(t *testing.T) {
+	for _, kind := range []limiter.Kind{limiter.KindTokenBucket, limiter.KindGCRA} {
+		s, _ := limiter.New(limiter.Config{Kind: kind, Rate: 1.0 / 7, Burst: 1e12})
+		r := s.(interface {
+			Reserve(limiter.Instant, int) (*limiter.Reservation, error)
+		})
+		all, err := r.Reserve(0, 1e12)
+		if err != nil || all.Delay() != 0 {
+			t.Fatalf("%s: reserve the burst: %v, %v", kind, all, err)
+		}
+		one, err := r.Reserve(time.Second, 2)
+		if err != nil || one.Delay() != 13*time.Second {
+			t.Fatalf("%s: reserve 2 more at 1 s: %v, %v; want a delay of 13s", kind, one, err)
+		}
+		if !one.Cancel(time.Second) {
+			t.Fatalf("%s: cancel refused", kind)
+		}
+		if d, _ := s.AllowN(time.Second, 1); d.Allowed || d.RetryAfter != 6*time.Second {
+			t.Errorf("%s: after the cancel %+v, want retry-after 6s", kind, d)
+		}
+		if _, err := r.Reserve(0, 1e12+1); err == nil || err.Error() != "limiter: n 1000000000001 is above the burst 1000000000000, so no wait would do; want n <= 1000000000000" {
+			t.Errorf("%s: reserve above the burst: %v", kind, err)
+		}
 	}
 }

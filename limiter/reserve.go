@@ -103,6 +103,9 @@ func newReservation(s reserving, at Instant, n int, wait time.Duration, now Inst
 func (tb *TokenBucket) Reserve(now Instant, n int) (*Reservation, error) {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
+	if tb.m.wide != nil {
+		return reserveWide(tb, tb.m, &tb.used, &tb.last, now, n)
+	}
 	at, debt := tb.at(now)
 	next, wait, err := tb.m.reserve(debt, n)
 	if err != nil {
@@ -117,6 +120,9 @@ func (tb *TokenBucket) Reserve(now Instant, n int) (*Reservation, error) {
 func (tb *TokenBucket) cancelReservation(r *Reservation, now Instant) bool {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
+	if tb.m.wide != nil {
+		return cancelWide(tb.m.wide, r, &tb.last, tb.used, now)
+	}
 	at, debt := tb.at(now)
 	if r.done || at > r.act {
 		return false
@@ -131,6 +137,9 @@ func (tb *TokenBucket) cancelReservation(r *Reservation, now Instant) bool {
 func (g *GCRA) Reserve(now Instant, n int) (*Reservation, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.m.wide != nil {
+		return reserveWide(g, g.m, &g.used, &g.last, now, n)
+	}
 	at, ahead := g.at(now)
 	next, wait, err := g.m.reserve(ahead, n)
 	if err != nil {
@@ -145,6 +154,9 @@ func (g *GCRA) Reserve(now Instant, n int) (*Reservation, error) {
 func (g *GCRA) cancelReservation(r *Reservation, now Instant) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.m.wide != nil {
+		return cancelWide(g.m.wide, r, &g.last, g.used, now)
+	}
 	at, ahead := g.at(now)
 	if r.done || at > r.act {
 		return false
@@ -207,3 +219,31 @@ func (e *notReservable) Error() string {
 }
 
 func (e *notReservable) Unwrap() []error { return []error{ErrNotReservable, ErrInvalid} }
+
+// reserveWide is Reserve for a token bucket or GCRA with wide arithmetic,
+// with its lock held.
+func reserveWide(s reserving, b *bucketMath, used *bool, last *Instant, now Instant, n int) (*Reservation, error) {
+	at, debt := b.wide.pay(*used, *last, now)
+	next, wait, err := b.reserveWide(debt, n)
+	if err != nil {
+		return nil, err
+	}
+	if n > 0 {
+		*used, *last = true, at
+		b.wide.debt = next
+	}
+	return newReservation(s, at, n, wait, now), nil
+}
+
+// cancelWide is cancelReservation for a token bucket or GCRA with wide
+// arithmetic, with its lock held.
+func cancelWide(w *wideMath, r *Reservation, last *Instant, used bool, now Instant) bool {
+	at, debt := w.pay(used, *last, now)
+	if r.done || at > r.act {
+		return false
+	}
+	r.done = true
+	*last = at
+	w.giveBack(debt, r.n)
+	return true
+}

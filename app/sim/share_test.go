@@ -302,19 +302,21 @@ func TestNameLength(t *testing.T) {
 
 // A tier multiple a lane cannot hold is named, with what happens instead.
 // (The lane was a sliding window log of 1,000,000 per 1 s at 100×: that lane
-// is now out of its limit field's range, and refused as a whole.)
+// is now out of its limit field's range, and refused as a whole; then a
+// token bucket of burst 8176 at 0.3× of 0.07169/s, before the limiter held
+// any burst at any rate from 1e-15/s.)
 func TestLinkTierTooLargeForLane(t *testing.T) {
-	q, _ := ParseLink("lane=token_bucket,0.07169,8176&lane=fixed_window,10,1s&tier=pro,0.3")
+	q, _ := ParseLink("lane=token_bucket,0.00001,8176&lane=fixed_window,10,1s&tier=pro,1e-11")
 	s, err := DecodeSetup(q)
-	want := "link: lane 1: tier pro at 0.3×: tier factor 0.3: limiter: burst 2453 at rate 0.021507000000000002 overflows the exact arithmetic; want burst <= 2305 at this rate; that lane has no tier pro"
+	want := "link: lane 1: tier pro at 1e-11×: tier factor 1e-11: limiter: rate 1e-16 is below 1e-15 and would round to 0; want 0 or tokens per second in [1e-15, 1e12] or +Inf; that lane has no tier pro"
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v\nwant %s", err, want)
 	}
 	if _, ok := s.Lanes[0].Tiers["pro"]; ok {
 		t.Error("lane 1 has tier pro")
 	}
-	if got := s.Lanes[1].Tiers["pro"]; got.Limit != 3 {
-		t.Errorf("lane 2 tier pro = %v; want 3 per 1s", got)
+	if got := s.Lanes[1].Tiers["pro"]; got.Limit != 1 { // 10 × 1e-11, at least 1
+		t.Errorf("lane 2 tier pro = %v; want 1 per 1s", got)
 	}
 	q, _ = ParseLink("lane=sliding_window_log,1000000,1s&lane=fixed_window,10,1s&tier=pro,100")
 	s, err = DecodeSetup(q)

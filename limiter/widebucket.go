@@ -1,0 +1,242 @@
+package limiter
+
+import (
+	"math"
+	"math/big"
+	"time"
+)
+
+// wideMath is the bucket arithmetic for a rate and burst whose debt does not
+// fit the 64 bits of bucketMath: rates below 1e-9 tokens per second (one
+// token is then over 1e18 units of debt) and bursts whose refill takes over
+// 73 years (1e12 tokens at 1/7 per second: 7e21 units). The numbers are the
+// same as bucketMath's (a debt paid back at perNs per nanosecond, unit per
+// token), held in 128 bits, so decisions stay exact.
+//
+// A bucketMath with wide set is never interned: it belongs to one limiter,
+// and debt is that limiter's state, read and written under its lock (the
+// limiter's own debt field stays 0). Ordinary limiters so stay 48 bytes, and
+// only these pay for the wider state.
+type wideMath struct {
+	perNs      uint64 // as bucketMath's; 0 for rate 0
+	unit, full u128
+	debt       u128
+}
+
+// maxWide bounds burst × unit and a debt with reservations queued, 2¹²⁷, so
+// that a debt plus a request of n ≤ burst stays below 2¹²⁸.
+var maxWide = u128{hi: 1 << 63}
+
+// minWideRate is the smallest positive rate, in tokens per second: a rate is
+// read as a fraction with a denominator of at most 1e15.
+const minWideRate = 1e-15
+
+// newWideMath returns the wide arithmetic for a rate (finite, ≥ 0) and burst,
+// or an error naming the largest burst it can hold at that rate.
+func newWideMath(rate float64, burst int) (*bucketMath, error) {
+	p, q := wideRational(rate)
+	if p == 0 && rate > 0 {
+		return nil, errorf("rate %g is below %g and would round to 0; want 0 or tokens per second in [%g, 1e12] or +Inf", rate, minWideRate, minWideRate)
+	}
+	// Not in lowest terms: rates of one q share a unit, as in fraction.
+	w := &wideMath{perNs: uint64(p), unit: mul64(uint64(q), 1e9)}
+	if limit := maxWide.big().Quo(maxWide.big(), w.unit.big()); big.NewInt(int64(burst)).Cmp(limit) > 0 {
+		return nil, errorf("burst %d at rate %g overflows the exact arithmetic; want burst <= %s at this rate", burst, rate, limit)
+	}
+	w.full = w.unit.times(int64(burst))
+	return &bucketMath{burst: int64(burst), rate: rate, unit: 1, wide: w}, nil
+}
+
+// wideRational reads a rate as a fraction p/q: the one bucketMath reads it
+// as when that one is within a relative 1e-12 (so that a burst too large
+// for 64 bits leaves the rate as it was: 1/3.0 is one third), else the
+// first convergent with q ≤ 1e15 within a relative 2⁻⁵⁰ of it, or the last
+// before q passes 1e15, within 1e-15 (1e-15 itself is 1/1e15, not the
+// convergent before it, 1/999999999999999, within 1e-12).
+func wideRational(rate float64) (p, q int64) {
+	if p, q := rational(rate, 1e-12, 1e9); p > 0 && math.Abs(float64(p)/float64(q)-rate) <= 1e-12*rate {
+		return p, q
+	}
+	return rational(rate, 0x1p-50, 1e15)
+}
+
+// pay returns the instant a request stamped now is evaluated at (never
+// before last) and the debt left then: 0 for a limiter never used.
+func (w *wideMath) pay(used bool, last, now Instant) (Instant, u128) {
+	if !used {
+		return now, u128{}
+	}
+	if now < last {
+		now = last
+	}
+	if elapsed := now - last; elapsed > 0 && w.perNs > 0 {
+		return now, w.debt.subFloor(mul64(uint64(elapsed), w.perNs))
+	}
+	return now, w.debt
+}
+
+// wideOutcome is what a wide decision's outcome points to: the parameters
+// and the debt after the request (for a denial, the debt it met), a
+// snapshot that fillWide reads once the lock is released, as fill does.
+type wideOutcome struct {
+	m bucketMath
+	w wideMath
+}
+
+// decideWide decides a request of n ≥ 0 at now for a token bucket or GCRA
+// whose used and last are given, and applies it, with the limiter's lock
+// held.
+func (b *bucketMath) decideWide(used *bool, last *Instant, now Instant, n int) outcome {
+	w := b.wide
+	at, debt := w.pay(*used, *last, now)
+	next, ok := debt, false
+	if int64(n) <= b.burst {
+		if sum := debt.add(w.unit.times(int64(n))); sum.cmp(w.full) <= 0 {
+			next, ok = sum, true
+		}
+	}
+	if ok && n > 0 {
+		*used, *last, w.debt = true, at, next
+	}
+	s := &wideOutcome{m: bucketMath{burst: b.burst, rate: b.rate, unit: 1}, w: *w}
+	s.m.wide, s.w.debt = &s.w, next
+	return outcome{m: &s.m, at: at, ok: ok}
+}
+
+// fillWide is fill for an outcome of decideWide.
+func (o outcome) fillWide(d *Decision, now Instant, n int) {
+	b, w := o.m, o.m.wide
+	d.Allowed, d.Limit = o.ok, int(b.burst)
+	if !o.ok {
+		d.RetryAfter = Never
+		if int64(n) <= b.burst {
+			d.RetryAfter = w.wait(w.debt.add(w.unit.times(int64(n))).subFloor(w.full))
+		}
+	}
+	d.Remaining, d.ResetAfter = w.remaining(b.burst, w.debt), w.wait(w.debt)
+	if o.at != now {
+		*d = d.waitsFrom(now, o.at)
+	}
+}
+
+// wait returns the time to pay back debt, rounded up: Never at rate 0 or
+// beyond the largest Duration.
+func (w *wideMath) wait(debt u128) time.Duration {
+	if debt.isZero() {
+		return 0
+	}
+	if w.perNs == 0 {
+		return Never
+	}
+	return debt.ceilDiv(u64(w.perNs)).duration()
+}
+
+// remaining returns the whole tokens in the bucket at debt.
+func (w *wideMath) remaining(burst int64, debt u128) int {
+	if debt.isZero() {
+		return int(burst)
+	}
+	owed := debt.ceilDiv(w.unit)
+	if owed.cmp(u64(uint64(burst))) >= 0 {
+		return 0
+	}
+	return int(burst - int64(owed.lo))
+}
+
+// tokens converts a debt to the number of tokens in the bucket, the float64
+// nearest to the exact fraction (negative with reservations queued).
+func (w *wideMath) tokens(debt u128) float64 {
+	t, _ := new(big.Rat).SetFrac(new(big.Int).Sub(w.full.big(), debt.big()), w.unit.big()).Float64()
+	return t
+}
+
+// bigUnit returns m's unit as a big integer.
+func (b *bucketMath) bigUnit() *big.Int {
+	if b.wide != nil {
+		return b.wide.unit.big()
+	}
+	return big.NewInt(b.unit)
+}
+
+// convertDebtWide is convertDebt where either side is wide: the same tokens
+// missing in the new unit (rounded towards fewer tokens), clamped to the new
+// burst. It returns the narrow debt, or sets the new wide debt and returns 0.
+func convertDebtWide(from, to *bucketMath, debt u128) int64 {
+	if from.inf || to.inf {
+		return 0
+	}
+	x, r := new(big.Int).QuoRem(new(big.Int).Mul(debt.big(), to.bigUnit()), from.bigUnit(), new(big.Int))
+	if r.Sign() != 0 {
+		x.Add(x, big.NewInt(1))
+	}
+	x.Add(x, new(big.Int).Mul(big.NewInt(to.burst-from.burst), to.bigUnit()))
+	if x.Sign() < 0 {
+		x.SetInt64(0)
+	}
+	if to.wide != nil {
+		if x.Cmp(to.wide.full.big()) > 0 {
+			x = to.wide.full.big()
+		}
+		to.wide.debt = fromBig(x)
+		return 0
+	}
+	if x.Cmp(big.NewInt(to.full)) > 0 {
+		return to.full
+	}
+	return x.Int64()
+}
+
+// gcraTimes returns a wide GCRA's TAT, emission interval and tolerance at
+// the instant at with ahead (its debt then), each rounded down to whole
+// nanoseconds and Never beyond the largest Instant.
+func (w *wideMath) gcraTimes(at Instant, ahead u128) (tat Instant, t, tau time.Duration) {
+	if w.perNs == 0 {
+		if !ahead.isZero() {
+			return Never, 0, 0
+		}
+		return at, 0, 0
+	}
+	floor := func(x u128) time.Duration {
+		q, _ := x.div64(w.perNs)
+		return q.duration()
+	}
+	lead := floor(ahead)
+	tat = at + lead
+	if at > Never-lead {
+		tat = Never
+	}
+	return tat, floor(w.unit), floor(w.full)
+}
+
+// reserveWide is reserve for a wide bucket: it returns the debt after
+// reserving n at debt and the wait until the request may proceed.
+func (b *bucketMath) reserveWide(debt u128, n int) (u128, time.Duration, error) {
+	w := b.wide
+	switch {
+	case n < 0:
+		return u128{}, 0, checkN(n)
+	case n == 0:
+		return debt, 0, nil
+	case int64(n) > b.burst:
+		return u128{}, 0, errorf("n %d is above the burst %d, so no wait would do; want n <= %d", n, b.burst, b.burst)
+	}
+	next := debt.add(w.unit.times(int64(n)))
+	if next.cmp(w.full) <= 0 {
+		return next, 0, nil
+	}
+	if w.perNs == 0 {
+		left := w.remaining(b.burst, debt)
+		return u128{}, 0, errorf("n %d is above the %d units left at rate 0, which never refills; want n <= %d", n, left, left)
+	}
+	wait := w.wait(next.sub(w.full))
+	if wait == Never || next.cmp(maxWide) > 0 {
+		return u128{}, 0, errorf("n %d would queue behind reservations worth over %v of waiting; want fewer reservations outstanding", n, w.wait(debt.subFloor(w.full)))
+	}
+	return next, wait, nil
+}
+
+// giveBack gives back n tokens of a reservation at debt, exactly, down to a
+// full bucket.
+func (w *wideMath) giveBack(debt u128, n int) {
+	w.debt = debt.subFloor(w.unit.times(int64(n)))
+}
