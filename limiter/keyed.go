@@ -269,7 +269,8 @@ func (k *Keyed) AllowNAt(now Instant, key string, n int) (Decision, error) {
 				return Decision{}, err
 			}
 		}
-		d, ok, err := h.allow(now, n)
+		var d Decision
+		ok, err := h.allow(&d, now, n)
 		if !ok { // swept between lookup and lock: look up again
 			continue
 		}
@@ -287,18 +288,50 @@ func isNilPointer(s Strategy) bool {
 	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
-// allow decides with the key's lock held, and releases it even if the
-// strategy panics (one from outside this package may). ok is false when the
-// key was evicted meanwhile (look it up again).
-func (h *header) allow(now Instant, n int) (d Decision, ok bool, err error) {
+// allow decides a request of n ≥ 0 with the key's lock held and fills in d
+// (which must be zero). ok is false when the key was evicted meanwhile (look
+// it up again). Token buckets and GCRA, the entries that cost least per key,
+// take a path of their own: their decision cannot panic (see header), so the
+// lock needs no deferred release, and d is filled from the outcome after the
+// unlock, as their AllowN does, which keeps the key's lock held only for the
+// state change.
+func (h *header) allow(d *Decision, now Instant, n int) (ok bool, err error) {
+	var o outcome
+	switch h.kind { // never written after construction: read without the lock
+	case tagTokenBucket:
+		h.mu.Lock()
+		if h.evicted {
+			h.mu.Unlock()
+			return false, nil
+		}
+		o = (*TokenBucket)(unsafe.Pointer(h)).decideLocked(now, n)
+	case tagGCRA:
+		h.mu.Lock()
+		if h.evicted {
+			h.mu.Unlock()
+			return false, nil
+		}
+		o = (*GCRA)(unsafe.Pointer(h)).decideLocked(now, n)
+	default:
+		return h.allowAny(d, now, n)
+	}
+	h.seen = max(h.seen, now)
+	h.mu.Unlock()
+	o.fill(d, now, n)
+	return true, nil
+}
+
+// allowAny is allow for any entry: it releases the key's lock even if the
+// strategy panics (one from outside this package may).
+func (h *header) allowAny(d *Decision, now Instant, n int) (ok bool, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.evicted {
-		return Decision{}, false, nil
+		return false, nil
 	}
-	d, err = h.allowLocked(now, n)
+	*d, err = h.allowLocked(now, n)
 	h.seen = max(h.seen, now)
-	return d, true, err
+	return true, err
 }
 
 // State returns the state of key's strategy at now, and false when the key
