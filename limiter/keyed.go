@@ -23,10 +23,11 @@ type Factory func(key string) (Strategy, error)
 // requests of one key it may run twice, and only one result is kept.
 //
 // Idle keys are evicted by Sweep, and by an amortised sweep (no goroutine):
-// every SweepEvery requests, and at each new key, it examines a bounded
-// number of keys of one shard (shards in turn, from a random place in the
-// shard), so its cost per request is a small constant whatever the number of
-// keys. A key is removed only when it has had no request for IdleTTL and
+// every SweepEvery requests to a shard (so, over all shards, once every
+// SweepEvery requests on average), and at each new key, it examines a
+// bounded number of keys of one shard (shards in turn, from a random place
+// in the shard), so its cost per request is a small constant whatever the
+// number of keys. A key is removed only when it has had no request for IdleTTL and
 // its state equals a fresh strategy's, so evicting never changes a later
 // decision: a client in debt keeps its debt. Requests reach a Keyed slightly
 // out of order (each goroutine reads the clock before it takes any lock), so
@@ -52,8 +53,8 @@ type Keyed struct {
 	clock   Clock
 	every   uint64
 	seed    maphash.Seed
-	ops     atomic.Uint64
 	next    atomic.Uint64 // next shard for the amortised sweep
+	_       [8]byte       // shards start on a 64-byte cache line
 	shards  [numShards]shard
 }
 
@@ -72,8 +73,13 @@ type shard struct {
 	// replaces m (keys created or evicted meanwhile go to both); nil
 	// otherwise. See rebuild.
 	rebuilt map[string]*header
-	peak    int      // most keys m has held: a sweep that leaves far fewer rebuilds it
-	_       [16]byte // one shard per 64-byte cache line
+	peak    int // most keys m has held: a sweep that leaves far fewer rebuilds it
+	// ops counts the requests to this shard for the amortised sweep. It is
+	// kept per shard, on the line whose lock every request already writes,
+	// so that requests on different cores do not all write one shared word
+	// beside the fields every request reads.
+	ops atomic.Uint64
+	_   [8]byte // one shard per 64-byte cache line
 }
 
 // foreign wraps a strategy from outside this package (or one already held by
@@ -208,10 +214,12 @@ type KeyedOptions struct {
 	// (by Sweep; the amortised sweep waits until they have been fresh for
 	// EvictionSlack).
 	IdleTTL time.Duration
-	// SweepEvery is the number of requests between two steps of the
-	// amortised sweep, each of which examines up to 64 keys of one shard
-	// (each new key also examines 2); 0 means 1024, < 0 disables amortised
-	// sweeping (call Sweep yourself).
+	// SweepEvery is the number of requests to a shard between two steps of
+	// the amortised sweep, each of which examines up to 64 keys of one
+	// shard, shards in turn (each shard counts its own requests, so a step
+	// comes once every SweepEvery requests on average; each new key also
+	// examines 2); 0 means 1024, < 0 disables amortised sweeping (call
+	// Sweep yourself).
 	SweepEvery int
 	// Clock is read by Allow and AllowN; nil means a monotonic clock whose
 	// origin is the call to NewKeyed.
@@ -269,11 +277,12 @@ func (k *Keyed) AllowNAt(now Instant, key string, n int) (Decision, error) {
 				return Decision{}, err
 			}
 		}
-		d, ok, err := h.allow(now, n)
+		var d Decision
+		ok, err := h.allow(&d, now, n)
 		if !ok { // swept between lookup and lock: look up again
 			continue
 		}
-		if k.every > 0 && k.ops.Add(1)%k.every == 0 {
+		if k.every > 0 && sh.ops.Add(1)%k.every == 0 {
 			k.sweepShard(&k.shards[k.next.Add(1)%numShards], now, k.freshSince(now), sweepBatch)
 		}
 		return d, err
@@ -287,18 +296,50 @@ func isNilPointer(s Strategy) bool {
 	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
-// allow decides with the key's lock held, and releases it even if the
-// strategy panics (one from outside this package may). ok is false when the
-// key was evicted meanwhile (look it up again).
-func (h *header) allow(now Instant, n int) (d Decision, ok bool, err error) {
+// allow decides a request of n ≥ 0 with the key's lock held and fills in d
+// (which must be zero). ok is false when the key was evicted meanwhile (look
+// it up again). Token buckets and GCRA, the entries that cost least per key,
+// take a path of their own: their decision cannot panic (see header), so the
+// lock needs no deferred release, and d is filled from the outcome after the
+// unlock, as their AllowN does, which keeps the key's lock held only for the
+// state change.
+func (h *header) allow(d *Decision, now Instant, n int) (ok bool, err error) {
+	var o outcome
+	switch h.kind { // never written after construction: read without the lock
+	case tagTokenBucket:
+		h.mu.Lock()
+		if h.evicted {
+			h.mu.Unlock()
+			return false, nil
+		}
+		o = (*TokenBucket)(unsafe.Pointer(h)).decideLocked(now, n)
+	case tagGCRA:
+		h.mu.Lock()
+		if h.evicted {
+			h.mu.Unlock()
+			return false, nil
+		}
+		o = (*GCRA)(unsafe.Pointer(h)).decideLocked(now, n)
+	default:
+		return h.allowAny(d, now, n)
+	}
+	h.seen = max(h.seen, now)
+	h.mu.Unlock()
+	o.fill(d, now, n)
+	return true, nil
+}
+
+// allowAny is allow for any entry: it releases the key's lock even if the
+// strategy panics (one from outside this package may).
+func (h *header) allowAny(d *Decision, now Instant, n int) (ok bool, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.evicted {
-		return Decision{}, false, nil
+		return false, nil
 	}
-	d, err = h.allowLocked(now, n)
+	*d, err = h.allowLocked(now, n)
 	h.seen = max(h.seen, now)
-	return d, true, err
+	return true, err
 }
 
 // State returns the state of key's strategy at now, and false when the key

@@ -275,8 +275,10 @@ func addLag(w, lag time.Duration) time.Duration {
 // before the lock is taken, constructors and setters validate every
 // parameter (windows and leak intervals ≥ 1 ns, so no division by 0; a
 // sliding window log's ring is indexed only when it holds entries), and
-// integer overflow is guarded, not trapped. A Keyed holds the same lock with
-// defer (keyed.go), for strategies from outside this package.
+// integer overflow is guarded, not trapped. A Keyed takes the same lock
+// without defer for token buckets and GCRA (the critical section of their
+// AllowN) and with defer for every other entry, which may be a strategy from
+// outside this package (keyed.go).
 type header struct {
 	mu   sync.Mutex
 	seen Instant // Keyed: latest request instant, minInstant before the first
