@@ -96,6 +96,31 @@ func newReservation(s reserving, at Instant, n int, wait time.Duration, now Inst
 	return r
 }
 
+// reserveLocked reserves n on the 64-bit arithmetic m of a token bucket
+// (state: its debt), GCRA (its TAT lead) or leaky bucket (its water), whose
+// state at its evaluation instant at is cur; the strategy's lock is held.
+func reserveLocked(s reserving, m *bucketMath, used *bool, last *Instant, state *int64, at Instant, cur int64, now Instant, n int) (*Reservation, error) {
+	next, wait, err := m.reserve(cur, n)
+	if err != nil {
+		return nil, err
+	}
+	if n > 0 {
+		*used, *last, *state = true, at, next
+	}
+	return newReservation(s, at, n, wait, now), nil
+}
+
+// cancelLocked gives r's n back to the state that reserveLocked took it
+// from, unless r is done or the strategy has moved past r's instant.
+func cancelLocked(m *bucketMath, r *Reservation, last *Instant, state *int64, at Instant, cur int64) bool {
+	if r.done || at > r.act {
+		return false
+	}
+	r.done = true
+	*last, *state = at, m.giveBack(cur, r.n)
+	return true
+}
+
 // Reserve reserves n tokens at now and returns the Reservation, whose
 // Delay is how long the request must wait. It returns an error wrapping
 // ErrInvalid, and changes nothing, when n is negative, above the burst, or
@@ -107,14 +132,7 @@ func (tb *TokenBucket) Reserve(now Instant, n int) (*Reservation, error) {
 		return reserveWide(tb, tb.m, &tb.used, &tb.last, now, n)
 	}
 	at, debt := tb.at(now)
-	next, wait, err := tb.m.reserve(debt, n)
-	if err != nil {
-		return nil, err
-	}
-	if n > 0 {
-		tb.used, tb.last, tb.debt = true, at, next
-	}
-	return newReservation(tb, at, n, wait, now), nil
+	return reserveLocked(tb, tb.m, &tb.used, &tb.last, &tb.debt, at, debt, now, n)
 }
 
 func (tb *TokenBucket) cancelReservation(r *Reservation, now Instant) bool {
@@ -124,12 +142,7 @@ func (tb *TokenBucket) cancelReservation(r *Reservation, now Instant) bool {
 		return cancelWide(tb.m.wide, r, &tb.last, tb.used, now)
 	}
 	at, debt := tb.at(now)
-	if r.done || at > r.act {
-		return false
-	}
-	r.done = true
-	tb.last, tb.debt = at, tb.m.giveBack(debt, r.n)
-	return true
+	return cancelLocked(tb.m, r, &tb.last, &tb.debt, at, debt)
 }
 
 // Reserve reserves n at now (as [TokenBucket.Reserve]): TAT moves ahead by
@@ -141,14 +154,7 @@ func (g *GCRA) Reserve(now Instant, n int) (*Reservation, error) {
 		return reserveWide(g, g.m, &g.used, &g.last, now, n)
 	}
 	at, ahead := g.at(now)
-	next, wait, err := g.m.reserve(ahead, n)
-	if err != nil {
-		return nil, err
-	}
-	if n > 0 {
-		g.used, g.last, g.ahead = true, at, next
-	}
-	return newReservation(g, at, n, wait, now), nil
+	return reserveLocked(g, g.m, &g.used, &g.last, &g.ahead, at, ahead, now, n)
 }
 
 func (g *GCRA) cancelReservation(r *Reservation, now Instant) bool {
@@ -158,12 +164,7 @@ func (g *GCRA) cancelReservation(r *Reservation, now Instant) bool {
 		return cancelWide(g.m.wide, r, &g.last, g.used, now)
 	}
 	at, ahead := g.at(now)
-	if r.done || at > r.act {
-		return false
-	}
-	r.done = true
-	g.last, g.ahead = at, g.m.giveBack(ahead, r.n)
-	return true
+	return cancelLocked(g.m, r, &g.last, &g.ahead, at, ahead)
 }
 
 // Reserve reserves n units at now (as [TokenBucket.Reserve]): the level
@@ -173,26 +174,14 @@ func (lb *LeakyBucket) Reserve(now Instant, n int) (*Reservation, error) {
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
 	at, water := lb.at(now)
-	next, wait, err := lb.m.reserve(water, n)
-	if err != nil {
-		return nil, err
-	}
-	if n > 0 {
-		lb.used, lb.last, lb.water = true, at, next
-	}
-	return newReservation(lb, at, n, wait, now), nil
+	return reserveLocked(lb, lb.m, &lb.used, &lb.last, &lb.water, at, water, now, n)
 }
 
 func (lb *LeakyBucket) cancelReservation(r *Reservation, now Instant) bool {
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
 	at, water := lb.at(now)
-	if r.done || at > r.act {
-		return false
-	}
-	r.done = true
-	lb.last, lb.water = at, lb.m.giveBack(water, r.n)
-	return true
+	return cancelLocked(lb.m, r, &lb.last, &lb.water, at, water)
 }
 
 // Reserver is a strategy that can reserve: [*TokenBucket], [*GCRA] and
