@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -184,4 +185,41 @@ func mergedAdmissions(adm map[string][]Admission) []Admission {
 	}
 	slices.SortStableFunc(all, func(a, b Admission) int { return cmp.Compare(a.At, b.At) })
 	return all
+}
+
+// TestAllClients: the setup's clients first (those that only click too),
+// then the others that sent, then the trace's still to come; a new trace
+// starts the run over (the click is gone with it).
+func TestAllClients(t *testing.T) {
+	tr := traceOf("b0", "c10", "a20", "d30")
+	fw, _ := SameBudget(limiter.KindFixedWindow, 10, time.Second)
+	lab, err := New(Setup{Lanes: []LaneSpec{{Config: fw}}, Clients: []Client{
+		{Name: "z", Pattern: Pattern{Kind: PatternNone}, Weight: 1},
+		{Name: "a", Pattern: Pattern{Kind: PatternNone}, Weight: 1},
+	}, Speed: 1, Worst: time.Second}, tr, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(want string) {
+		t.Helper()
+		if got := strings.Join(lab.AllClients(), " "); got != want {
+			t.Errorf("at %v: %q; want %q", lab.Now(), got, want)
+		}
+	}
+	check("z a b c d")
+	if err := lab.AdvanceTo(15 * ms); err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Fire("q", 1); err != nil { // a click as a client of neither
+		t.Fatal(err)
+	}
+	check("z a b c q d")
+	if err := lab.RunTrace(); err != nil {
+		t.Fatal(err)
+	}
+	check("z a b c q d")
+	if err := lab.SetTrace("", nil); err != nil {
+		t.Fatal(err)
+	}
+	check("z a")
 }

@@ -702,21 +702,6 @@ func newClientName(cs []sim.Client) string {
 	}
 }
 
-// formatWorst is the worst-case line of a lane: "fixed window: 20 in 1 s at
-// 0.99–1.99 s".
-func formatWorst(k limiter.Kind, w sim.WorstCase, now sim.Instant) string {
-	if w.Units == 0 {
-		return k.Name() + ": nothing admitted yet"
-	}
-	s := k.Name() + ": " + strconv.FormatInt(int64(w.Units), 10) + " in " + units.FormatWindow(w.Window)
-	if w.End > now {
-		// The window has not ended: more may still be admitted in it (a
-		// window longer than the run so far, or the latest burst).
-		return s + " from " + secs(w.Start) + " s, window open until " + secs(w.End) + " s"
-	}
-	return s + " at " + secs(w.Start) + "–" + secs(w.End) + " s"
-}
-
 // secs formats an instant in seconds with up to three decimals: 0.99, 12.
 func secs(t sim.Instant) string {
 	return strconv.FormatFloat(float64(t/time.Millisecond)/1000, 'f', -1, 64)
