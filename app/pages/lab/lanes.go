@@ -257,7 +257,11 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 	if toEnd {
 		// Said under the buttons, beside the timeline: text that grows in
 		// their row moved Pause away from the pointer.
-		progress = "running to the end… " + strconv.Itoa(m.runProgress()) + " % (to t = " + units.FormatClock(m.toEnd.to) + "); Pause stops here"
+		what := "running to the end… "
+		if m.toEnd.open != nil {
+			what = "opening the link's instant… "
+		}
+		progress = what + strconv.Itoa(m.runProgress()) + " % (to t = " + units.FormatClock(m.toEnd.to) + "); Pause stops here"
 	}
 	nowMs := m.lab.Now() / time.Millisecond
 	atMs := l.Now() / time.Millisecond
