@@ -157,7 +157,7 @@ func testLabLinkChoices(p *page) {
 	w := p.fresh(p.base + "/lab?client=alice,1,,poisson,8&client=bob,1,,none&client=" + long + ",1,,steady,2")
 	w.do(chromedp.EmulateViewport(390, 844))
 	w.poll("state of client's options", "alice bob "+long, func() string {
-		return w.eval(`[...document.getElementById("focus").options].map(o => o.value).join(" ")`)
+		return w.eval(`[...document.querySelectorAll("#focus-list option")].map(o => o.value).join(" ")`)
 	})
 	w.setSelect("focus", long)
 	w.poll("page width at 390 px", "390", func() string { return w.eval(`String(document.documentElement.scrollWidth)`) })

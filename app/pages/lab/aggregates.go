@@ -17,7 +17,7 @@ func laneAggregates(id string, ln *sim.Lane, now sim.Instant) app.UI {
 	tot := ln.Total()
 	return app.Elem("div").Class("lane-aggregates").Body(
 		app.Elem("div").Class("lane-counts").Body(
-			app.Elem("span").ID(id+"-counts-over").Class("stat-label").Text("all clients "),
+			app.Elem("span").ID(id+"-counts-over").Class("stat-label counts-over").Text("all clients"),
 			app.Elem("span").Class("ok").Body(app.Text("✓ "), app.Elem("span").ID(id+"-allowed").Text(strconv.FormatInt(tot.Allowed, 10)), app.Text(" allowed")),
 			app.Elem("span").Class("no").Body(app.Text("✕ "), app.Elem("span").ID(id+"-denied").Text(strconv.FormatInt(tot.Denied, 10)), app.Text(" denied")),
 		),

@@ -46,7 +46,7 @@ func TestLabLanesWindowEdge(t *testing.T) {
 		"lane-0-worst-client": "one client (mallory): 20 in 1 s at 0.99–1.99 s",
 		"lane-1-worst-client": "one client (mallory): 10 in 1 s at 0.99–1.99 s",
 		"lane-2-worst-client": "one client (mallory): 10 in 1 s at 0.99–1.99 s",
-		"lane-0-counts-over":  "all clients ",
+		"lane-0-counts-over":  "all clients",
 		"lane-0-state-of":     "mallory: ",
 	})
 }

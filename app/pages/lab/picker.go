@@ -135,8 +135,7 @@ func (m *labModel) setFocus(client string) {
 // state in every lane and brings the lanes into view. The name is cut with
 // an ellipsis (web/app.css) and whole in its title.
 func clientLink(m *labModel, name string) app.UI {
-	return app.Elem("button").Class("client-name btn link").Attr("type", "button").Title(name).
-		Attr("aria-label", "Show the state of "+name).Text(name).
+	return app.Elem("button").Class("client-name btn link").Attr("type", "button").Title(name).Text(name).
 		OnClick(func(ctx app.Context, e app.Event) {
 			m.setFocus(name)
 			if el := browser.ByID("focus"); el.Truthy() {
