@@ -31,9 +31,18 @@ type clientPicker struct {
 
 	query   string
 	err     string
+	chosen  string   // Focus when query and err were last cleared
 	all     []string // AllClients, kept while Sent and the trace are the same
 	allSent int
 	allOf   *sim.Lab
+}
+
+// OnUpdate forgets what was typed when the focus changed elsewhere (a
+// name in the totals, a link).
+func (p *clientPicker) OnUpdate(ctx app.Context) {
+	if p.Focus != p.chosen {
+		p.query, p.err, p.chosen = "", "", p.Focus
+	}
 }
 
 func (p *clientPicker) Render() app.UI {
@@ -139,6 +148,7 @@ func clientLink(m *labModel, name string) app.UI {
 		OnClick(func(ctx app.Context, e app.Event) {
 			m.setFocus(name)
 			if el := browser.ByID("focus"); el.Truthy() {
+				el.Set("value", name) // over what was typed there, even for the same client
 				el.Call("scrollIntoView", map[string]any{"block": "start"})
 			}
 		})
