@@ -508,7 +508,7 @@ func (v *labLanes) lane(i int, ln *sim.Lane, l *sim.Lab, a ui.Axis, rmax float64
 			&laneEditor{M: v.M, I: i, N: n, Spec: spec, TierOf: tierOf(s, spec), Err: laneErrs(v.M, i)},
 			laneAggregates(id, ln, l.Now()),
 			app.Elem("div").Class("lane-state").Body(
-				app.Elem("span").ID(id+"-state-of").Class("state-of").Text(l.Focus()+": "),
+				app.Elem("span").ID(id+"-state-of").Class("state-of").Title(l.Focus()).Text(l.Focus()+": "),
 				app.Elem("span").ID(id+"-state").Text(stateText),
 				app.Elem("div").Class("gauge").Body(app.Elem("div").Class("gauge-fill").Style("width", ui.F1(gauge*100)+"%")),
 			),
