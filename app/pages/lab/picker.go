@@ -29,12 +29,13 @@ type clientPicker struct {
 	Focus string
 	Sent  int
 
-	query   string
-	err     string
-	chosen  string   // Focus when query and err were last cleared
-	all     []string // AllClients, kept while Sent and the trace are the same
-	allSent int
-	allOf   *sim.Lab
+	query    string
+	err      string
+	chosen   string   // Focus when query and err were last cleared
+	all      []string // AllClients, kept while the run's clients are the same
+	allSent  int
+	allOf    *sim.Lab
+	allEdits uint64
 }
 
 // OnUpdate forgets what was typed when the focus changed elsewhere (a
@@ -78,8 +79,10 @@ func (p *clientPicker) Render() app.UI {
 // there are. The names are gathered once per change of the run's clients,
 // not per keystroke.
 func (p *clientPicker) matches(l *sim.Lab) (names []string, total, n int) {
-	if p.all == nil || p.allSent != len(l.Clients()) || p.allOf != l {
-		p.all, p.allSent, p.allOf = l.AllClients(), len(l.Clients()), l
+	// A change of the setup or the trace (edits) or a client's first
+	// request (Sent) may change the names.
+	if p.all == nil || p.allSent != len(l.Clients()) || p.allOf != l || p.allEdits != p.M.edits {
+		p.all, p.allSent, p.allOf, p.allEdits = l.AllClients(), len(l.Clients()), l, p.M.edits
 	}
 	q := strings.ToLower(p.query)
 	for _, name := range p.all {
@@ -114,8 +117,8 @@ func (p *clientPicker) choose(name string) {
 		p.query, p.err = "", ""
 		return
 	}
-	l := p.M.shown()
-	_, total, _ := p.matches(l)
+	p.query = name // the message counts the names that contain it
+	_, total, _ := p.matches(p.M.shown())
 	for _, c := range p.all {
 		if c == name {
 			p.query, p.err = "", ""
