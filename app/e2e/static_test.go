@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -38,7 +39,7 @@ func TestStaticSite(t *testing.T) {
 	t.Run("LabPreset", func(t *testing.T) { p.t = t; testLabEdgeAttack(p.fresh(base + "/lab")) })
 	t.Run("ShareLinkNewTab", func(t *testing.T) { p.t = t; testStaticShareLink(p) })
 	t.Run("QuizLink", func(t *testing.T) { p.t = t; testStaticQuizLink(p) })
-	t.Run("LessonAndSourceLink", func(t *testing.T) { p.t = t; testStaticLesson(p.fresh(base + "/learn")) })
+	t.Run("LessonAndSourceLink", func(t *testing.T) { p.t = t; testStaticLesson(p.freshLearn(base + "/learn")) })
 	t.Run("NASATrace", func(t *testing.T) { p.t = t; testLabNASA(p.fresh(base + "/lab")) })
 }
 
@@ -127,6 +128,11 @@ func testStaticShareLink(p *page) {
 	}
 	tab, cancel := chromedp.NewContext(p.ctx)
 	defer cancel()
+	// The first Run opens the tab, and closes it when its context ends: run
+	// it on the tab's own context.
+	if err := chromedp.Do(tab); err != nil {
+		p.t.Fatal(err)
+	}
 	n := &page{t: p.t, ctx: tab, base: p.base}
 	n.do(chromedp.Navigate(link))
 	wctx, wcancel := context.WithTimeout(tab, 60*time.Second)
@@ -140,8 +146,8 @@ func testStaticShareLink(p *page) {
 	n.waitText("#lane-0-config", config)
 }
 
-// testStaticQuizLink: "Quiz me on this setup" and the quiz's own links
-// carry the prefix.
+// testStaticQuizLink: "Quiz me on this setup", the quiz's link and the
+// learn page's tabs carry the prefix.
 func testStaticQuizLink(p *page) {
 	s := sim.Setup{
 		Lanes:   []sim.LaneSpec{{Config: limiter.Config{Kind: limiter.KindTokenBucket, Rate: 3, Burst: 4}}},
@@ -163,8 +169,8 @@ func testStaticQuizLink(p *page) {
 	if !strings.HasPrefix(link, p.base+"/learn?") || !strings.Contains(link, "seed=77") || !strings.Contains(link, "mode=quiz") {
 		p.t.Errorf("quiz link %q: want %s/learn?… with seed 77 and mode=quiz", link, p.base)
 	}
-	f.poll("new questions link", "/ratelab/learn seed=78", func() string {
-		return f.eval(`(() => { const u = new URL(document.getElementById("quiz-new").href); return u.pathname + " seed=" + u.searchParams.get("seed"); })()`)
+	f.poll("the learn page's tabs", "/ratelab/learn /ratelab/learn?mode=quiz /ratelab/learn?mode=cards", func() string {
+		return f.eval(`["tab-lessons", "tab-quiz", "tab-cards"].map((id) => { const u = new URL(document.getElementById(id).href); return u.pathname + u.search; }).join(" ")`)
 	})
 }
 
@@ -218,7 +224,7 @@ func TestStaticOffline(t *testing.T) {
 	p.waitSaved()
 	stop()
 
-	p.fresh(base + "/")
+	p.freshAt(base+"/", "Rate limiter playground")
 	p.click("#pause")
 	p.waitText("#clock-state", "paused")
 	p.click("#send")
@@ -229,7 +235,7 @@ func TestStaticOffline(t *testing.T) {
 	lab.click("#load-nasa")
 	lab.waitText("#trace-status", "Replaying: NASA 1995 trace (20000 requests, 1656 clients)remove")
 
-	learn := p.fresh(base + "/learn")
+	learn := p.freshLearn(base + "/learn")
 	learn.click("#lesson-link-" + lessonChecks[0].id)
 	learn.click("#lesson-run")
 	learn.pollFor(20*time.Second, "#lesson-check-msg", lessonChecks[0].msg, func() string { return learn.text("#lesson-check-msg") })
@@ -256,13 +262,17 @@ func (p *page) waitSaved() {
 	p.t.Helper()
 	want := []string{"/ratelab/", "/ratelab/lab", "/ratelab/learn", "/ratelab/web/app.wasm",
 		"/ratelab/web/data/nasa-1995-08-01.csv", "/ratelab/web/src/tokenbucket.go", "/ratelab/app.js"}
+	list, err := json.Marshal(want)
+	if err != nil {
+		p.t.Fatal(err)
+	}
 	p.pollFor(60*time.Second, "worker and cache", "/ratelab/app-worker.js 1 "+strings.Join(want, ","), func() string {
 		return p.eval(fmt.Sprintf(`(async () => {
 			const c = navigator.serviceWorker.controller, names = await caches.keys();
 			const paths = [];
 			for (const n of names) for (const q of await (await caches.open(n)).keys()) paths.push(new URL(q.url).pathname);
-			return (c ? new URL(c.scriptURL).pathname : "none") + " " + names.length + " " + %q.filter((x) => paths.includes(x)).join(",");
-		})()`, want))
+			return (c ? new URL(c.scriptURL).pathname : "none") + " " + names.length + " " + %s.filter((x) => paths.includes(x)).join(",");
+		})()`, list))
 	})
 }
 
