@@ -137,7 +137,8 @@ self.addEventListener("fetch", (event) => {
 function notSaved(path) {
   const esc = (s) => s.replace(/[&<>"]/g, (c) => "&#" + c.charCodeAt(0) + ";");
   const body = '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
-    '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Offline: page not saved</title></head>' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Offline: page not saved</title>' +
+    '<link rel="icon" href="' + esc(scope) + 'web/icon.svg"></head>' +
     '<body style="font-family: system-ui, sans-serif; max-width: 40em; margin: 3em auto; padding: 0 1em; line-height: 1.5">' +
     '<h1>You are offline</h1>' +
     '<p id="offline-message">This page (' + esc(path) + ') was not saved on this device, so it cannot open until you are back online.</p>' +
