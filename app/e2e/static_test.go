@@ -301,7 +301,21 @@ func TestStaticUpdate(t *testing.T) {
 
 	f.eval(`(() => { window.__before = true; return ""; })()`)
 	f.click("#update-reload")
-	f.poll("a new document", "false", func() string { return f.eval(`String(window.__before === true)`) })
+	// While the page reloads, evaluating fails ("target navigated"): poll
+	// until the new document answers.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(f.ctx, 5*time.Second)
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`String(window.__before === true)`))
+		cancel()
+		if err == nil && v == "false" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Reload: the old document stayed (%q, %v)", v, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	wctx, wcancel := context.WithTimeout(f.ctx, 60*time.Second)
 	defer wcancel()
 	if err := chromedp.Do(wctx, chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader"))); err != nil {
