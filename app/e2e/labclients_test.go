@@ -75,7 +75,7 @@ func fixedWindowState(l *sim.Lab, client string) string {
 func testLabWorstLabels(p *page) {
 	end := 39568 * time.Second
 	lab, s := nasaLab(p.t, end)
-	f := p.fresh(p.base + "/lab?" + s.Values().Encode())
+	f := p.openLab(p.base + "/lab?" + s.Values().Encode())
 	f.waitText("#trace-status", "Replaying: NASA 1995 trace (20000 requests, 1656 clients)remove")
 	f.click("#run-trace")
 	f.pollFor(60*time.Second, "#lab-clock", "t = 39568.000 s", func() string { return f.text("#lab-clock") })
@@ -154,7 +154,7 @@ func testLabPausedLink(p *page) {
 	lab, s := nasaLab(p.t, at)
 	q := s.Values()
 	q.Set("focus", "c0673")
-	f := p.fresh(p.base + "/lab?" + q.Encode() + "&paused=1&t=3600.25")
+	f := p.openLab(p.base + "/lab?" + q.Encode() + "&paused=1&t=3600.25")
 	f.pollFor(30*time.Second, "#lab-clock", "t = 3600.250 s", func() string { return f.text("#lab-clock") })
 	f.waitText("#lab-clock-state", "paused")
 	for i := range 3 {
@@ -184,7 +184,7 @@ func testLabPausedLink(p *page) {
 		return f.eval(`(q => q.get("paused") + " " + q.get("t"))(new URLSearchParams(location.search))`)
 	})
 
-	g := p.fresh(p.base + "/lab?seed=9&paused=1&t=soon")
+	g := p.openLab(p.base + "/lab?seed=9&paused=1&t=soon")
 	g.waitText("#clock-error", `⚠ link: t: "soon" is not a number of seconds; want seconds from 0 to 86400, as the lab's clock shows them (t=12.345); using the default instant, t = 0 s`)
 	g.waitText("#lab-clock", "t = 0.000 s")
 	g.waitText("#lab-clock-state", "paused")

@@ -48,7 +48,7 @@ func formatWorst(over string, w sim.WorstCase, now sim.Instant) string {
 	if w.End > now {
 		// The window has not ended: more may still be admitted in it (a
 		// window longer than the run so far, or the latest burst).
-		return s + " from " + secs(w.Start) + " s, window open until " + secs(w.End) + " s"
+		return s + " from " + units.FormatSecs(w.Start) + " s, window open until " + units.FormatSecs(w.End) + " s"
 	}
-	return s + " at " + secs(w.Start) + "–" + secs(w.End) + " s"
+	return s + " at " + units.FormatSecs(w.Start) + "–" + units.FormatSecs(w.End) + " s"
 }

@@ -710,8 +710,3 @@ func newClientName(cs []sim.Client) string {
 		}
 	}
 }
-
-// secs formats an instant in seconds with up to three decimals: 0.99, 12.
-func secs(t sim.Instant) string {
-	return strconv.FormatFloat(float64(t/time.Millisecond)/1000, 'f', -1, 64)
-}
