@@ -2,6 +2,7 @@ package lab
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/sim"
@@ -23,10 +24,23 @@ func laneAggregates(id string, ln *sim.Lane, now sim.Instant) app.UI {
 		),
 		app.Elem("div").Class("lane-worst").Body(
 			app.Elem("span").Class("stat-label").Text("Worst case, most admitted in any "+units.FormatWindow(ln.Worst().Window)+":"),
-			app.Elem("span").ID(id+"-worst-client").Class("worst-line").Text(formatClientWorst(ln.ClientWorst(), now)),
+			clientWorstLine(id, ln.ClientWorst(), now),
 			app.Elem("span").ID(id+"-worst").Class("worst-line").Text(formatWorst("all clients", ln.Worst(), now)),
 		),
 	)
+}
+
+// clientWorstLine is formatClientWorst with the client's name cut with an
+// ellipsis (web/app.css) and whole in its title: a trace's name may be
+// 60,000 characters long.
+func clientWorstLine(id string, w sim.ClientWorst, now sim.Instant) app.UI {
+	text := formatClientWorst(w, now)
+	before, after, ok := strings.Cut(text, w.Client)
+	if w.Client == "" || !ok {
+		return app.Elem("span").ID(id + "-worst-client").Class("worst-line").Text(text)
+	}
+	return app.Elem("span").ID(id+"-worst-client").Class("worst-line").Body(
+		app.Text(before), app.Elem("span").Class("worst-name").Title(w.Client).Text(w.Client), app.Text(after))
 }
 
 // formatClientWorst is the per-client worst-case line: "one client

@@ -1,9 +1,11 @@
 package lab
 
 import (
+	"fmt"
 	"math"
 	"net/url"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,22 +35,28 @@ func TestLabLanesWindowEdge(t *testing.T) {
 	}
 	html := uitest.Mount(t, &labLanes{M: m})
 	uitest.WantTexts(t, html, map[string]string{
-		"lab-clock":      "t = 10.000 s",
-		"lane-0-allowed": "100",
-		"lane-0-denied":  "0",
-		"lane-0-worst":   "all clients: 20 in 1 s at 0.99–1.99 s",
-		"lane-1-allowed": "50",
-		"lane-1-denied":  "50",
-		"lane-1-worst":   "all clients: 10 in 1 s at 0.99–1.99 s",
-		"lane-2-allowed": "50",
-		"lane-2-worst":   "all clients: 10 in 1 s at 0.99–1.99 s",
-		// One client, mallory: the same stretches.
-		"lane-0-worst-client": "one client (mallory): 20 in 1 s at 0.99–1.99 s",
-		"lane-1-worst-client": "one client (mallory): 10 in 1 s at 0.99–1.99 s",
-		"lane-2-worst-client": "one client (mallory): 10 in 1 s at 0.99–1.99 s",
-		"lane-0-counts-over":  "all clients",
-		"lane-0-state-of":     "mallory: ",
+		"lab-clock":          "t = 10.000 s",
+		"lane-0-allowed":     "100",
+		"lane-0-denied":      "0",
+		"lane-0-worst":       "all clients: 20 in 1 s at 0.99–1.99 s",
+		"lane-1-allowed":     "50",
+		"lane-1-denied":      "50",
+		"lane-1-worst":       "all clients: 10 in 1 s at 0.99–1.99 s",
+		"lane-2-allowed":     "50",
+		"lane-2-worst":       "all clients: 10 in 1 s at 0.99–1.99 s",
+		"lane-0-counts-over": "all clients",
+		"lane-0-state-of":    "mallory: ",
 	})
+	// One client, mallory (its name in a span of its own, cut when long):
+	// the same stretches.
+	flat := regexp.MustCompile(`<span [^>]*class="worst-name"[^>]*>mallory</span>`).ReplaceAllString(strings.ReplaceAll(html, "\n", ""), "mallory")
+	for i, n := range []int{20, 10, 10} {
+		want := fmt.Sprintf(`id="lane-%d-worst-client" class="worst-line">one client (mallory): %d in 1 s at 0.99–1.99 s</span>`, i, n)
+		want2 := fmt.Sprintf(`class="worst-line" id="lane-%d-worst-client">one client (mallory): %d in 1 s at 0.99–1.99 s</span>`, i, n)
+		if !strings.Contains(flat, want) && !strings.Contains(flat, want2) {
+			t.Errorf("lane %d lacks %s", i, want)
+		}
+	}
 }
 
 // TestLabModelBadLink: a tampered part falls back alone and is reported.
