@@ -43,7 +43,7 @@ func New(version, origin, webDir string) (http.Handler, error) {
 			SVG:        "/web/icon.svg",
 			AppleTouch: "/web/icon-192.png",
 		},
-		Styles:                []string{"/web/app.css", "/web/learn.css"},
+		Styles:                []string{"/web/app.css", "/web/learn.css", "/web/layout.css"},
 		Version:               version,
 		ServiceWorkerTemplate: workerJS,
 		Resources:             webResources{},
