@@ -152,7 +152,7 @@ func TestLayout(t *testing.T) {
 	p := openPage(t, chromium, base)
 	t.Cleanup(func() { p.do(chromedp.EmulateViewport(1360, 940)) })
 
-	for _, s := range layoutScreens {
+	for _, s := range append(append([]screen{}, layoutScreens...), labScreens[0]) {
 		t.Run("Playground/"+s.name, func(t *testing.T) { p.t = t; testPlaygroundLayout(p, s) })
 	}
 	t.Run("LabWidths", func(t *testing.T) { p.t = t; testLabWidths(p) })
