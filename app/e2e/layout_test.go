@@ -206,12 +206,9 @@ func inView(t *testing.T, what string, b, v box) {
 // keeps the chart bounds.
 func testPlaygroundLayout(p *page, s screen) {
 	p.emulate(s)
-	f := p.freshAt(p.base+"/", "Rate limiter playground")
-	f.setRange("capacity", "3")
-	f.setRange("rate", "0.5")
-	f.waitText("#level-of", " of 3 tokens")
-	f.eval(`document.getElementById("pause").click(), "ok"`)
-	f.waitText("#clock-state", "paused")
+	f := p.openPlayground()
+	f.useBucket("3", "0.5")
+	f.pause()
 	f.eval(`window.scrollTo(0, 0), "ok"`)
 	f.waitText("#send-decision", "no request yet")
 	f.click("#send")
@@ -244,10 +241,9 @@ func testPlaygroundLayout(p *page, s screen) {
 // keep the chart bounds.
 func testLessonLayout(p *page, s screen) {
 	p.emulate(s)
-	f := p.freshAt(p.base+"/learn?lesson=boundary-burst", "Learn rate limiting")
+	f := p.openLearn(p.base + "/learn?lesson=boundary-burst")
 	f.waitAttrOf("#lesson", "data-lesson", "boundary-burst")
-	f.click("#lesson-run")
-	f.waitLessonChecked()
+	f.runLesson()
 	sz := f.chartSizes(".lstrip", ".lesson-lanes", ".lesson-lanes")
 	logSizes(f.t, s.name, sz)
 	checkCharts(f.t, s.name, sz, 3)
@@ -260,7 +256,7 @@ func testLessonLayout(p *page, s screen) {
 func testLabPhone(p *page) {
 	phone := layoutScreens[0]
 	p.emulate(phone)
-	f := p.fresh(p.base + "/lab")
+	f := p.openLab(p.base + "/lab")
 	f.waitAttr("#setup-toggle", "aria-expanded", "false")
 	f.waitText("#setup-toggle", "▸ Setup: lanes, traffic, presets, share")
 	b := f.boxes("setup-toggle", "lane-0", "lane-0-svg", "lab-setup")
@@ -282,7 +278,7 @@ func testLabPhone(p *page) {
 	}
 	inView(f.t, "the budget field", b["budget-limit"], b["viewport"])
 	f.screenshot("layout-lab-phone-setup-open.png")
-	f.click("#preset-edge")
+	f.loadPreset("edge")
 	f.waitValue("#client-0-pattern", "edge")
 	f.click("#setup-toggle")
 	f.waitAttr("#setup-toggle", "aria-expanded", "false")
@@ -362,19 +358,13 @@ func testLabPresenting(p *page) {
 
 // edgeLab opens the lab on the window-edge attack (three lanes), paused
 // at 3 s.
-func (p *page) edgeLab() *page {
+func (p *page) edgeLab() *labPage {
 	p.t.Helper()
 	p.do(chromedp.EmulateViewport(1360, 940))
-	f := p.fresh(p.base + "/lab")
-	f.click("#preset-edge")
+	f := p.openLab(p.base + "/lab")
+	f.loadPreset("edge")
 	f.waitValue("#client-0-pattern", "edge")
-	f.pauseLab()
-	f.click("#lab-reset")
-	f.waitText("#lab-clock", "t = 0.000 s")
-	for range 3 {
-		f.click("#step-1s")
-	}
-	f.waitText("#lab-clock", "t = 3.000 s")
+	f.runSeconds(3)
 	return f
 }
 
