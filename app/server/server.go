@@ -64,7 +64,7 @@ func appHandler(version string, res app.ResourceProvider) *app.Handler {
 			SVG:        "/web/icon.svg",
 			AppleTouch: "/web/icon-192.png",
 		},
-		Styles:    []string{"/web/app.css", "/web/learn.css"},
+		Styles:    []string{"/web/app.css", "/web/learn.css", "/web/layout.css"},
 		Version:   version,
 		Resources: res,
 	}

@@ -38,7 +38,7 @@ func main() {
 	if err != nil {
 		log.Fatalf("%v (run `make build` first)", err)
 	}
-	version, err := server.Version("web/app.css", "web/learn.css", "web/app.wasm")
+	version, err := server.Version("web/app.css", "web/learn.css", "web/layout.css", "web/app.wasm")
 	if err != nil {
 		log.Fatalf("%v (run `make build` first)", err)
 	}

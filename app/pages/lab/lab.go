@@ -17,7 +17,15 @@ type Page struct {
 	m          *labModel
 	releaseKey func()
 	navigated  bool // OnNav has run
+	// setupOpen shows the setup column on a narrow screen, where the lab
+	// opens on its lanes with the setup behind its button; a wide screen
+	// shows it beside the lanes whatever this says.
+	setupOpen bool
 }
+
+// narrowLab is the widths at which the setup column goes above the lanes
+// (web/app.css's .lab-layout) and so starts closed.
+const narrowLab = "(max-width: 1000px)"
 
 func (p *Page) OnInit() {
 	if p.m == nil {
@@ -68,6 +76,8 @@ func (p *Page) OnMount(ctx app.Context) {
 	})
 	focus := browser.TrackFocus()
 	p.releaseKey = func() { down(); up(); focus() }
+	// Opened wide, the setup stays open when the window narrows.
+	p.setupOpen = !browser.Matches(narrowLab)
 }
 
 func (p *Page) OnDismount() {
@@ -87,8 +97,9 @@ func (p *Page) Render() app.UI {
 				})),
 			),
 		),
-		app.Elem("main").Class("lab-layout").Body(
-			&labControls{M: p.m, Loads: p.m.loads},
+		p.setupButton(),
+		app.Elem("main").Class(layoutClass(p.setupOpen)).Body(
+			app.Elem("div").ID("lab-setup").Class("lab-setup").Body(&labControls{M: p.m, Loads: p.m.loads}),
 			&labLanes{M: p.m},
 		),
 		app.Elem("footer").Class("foot").Body(
@@ -128,4 +139,24 @@ func loadNASA(ctx app.Context, m *labModel, quiet bool) {
 			m.changed()
 		})
 	})
+}
+
+// setupButton opens and closes the setup column on a narrow screen (web/layout.css
+// shows it there only), so that the lab opens on its lanes.
+func (p *Page) setupButton() app.UI {
+	text := "▸ Setup: lanes, traffic, presets, share"
+	if p.setupOpen {
+		text = "▾ Hide the setup"
+	}
+	return app.Elem("button").ID("setup-toggle").Class("btn setup-toggle").
+		Attr("aria-expanded", p.setupOpen).Attr("aria-controls", "lab-setup").Text(text).
+		OnClick(func(ctx app.Context, e app.Event) { p.setupOpen = !p.setupOpen })
+}
+
+// layoutClass is the lab's columns' class: with the setup open or not.
+func layoutClass(setupOpen bool) string {
+	if setupOpen {
+		return "lab-layout setup-open"
+	}
+	return "lab-layout"
 }

@@ -67,8 +67,9 @@ func (c *controls) Render() app.UI {
 		params,
 
 		app.Elem("h2").Text("Requests"),
-		app.Elem("div").Class("row").Body(
+		app.Elem("div").Class("row send-row").Body(
 			app.Elem("button").ID("send").Class("btn primary").Text("Send request").OnClick(c.onSend),
+			&sendVerdict{Sim: s},
 			app.Elem("span").Class("hint").Body(app.Elem("kbd").Text("Space"), app.Text(" also sends")),
 		),
 		app.Elem("div").Class("row").Body(
