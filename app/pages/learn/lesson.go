@@ -28,11 +28,11 @@ type lessonView struct {
 	started lessonStart
 	race    raceState
 	run     *lessonRun
-	loop   ui.Frames
-	sel    struct{ lane, k int } // selected mark, k < 0 for none
-	stop   map[int]int           // each lane's one mark in the Tab order (roving tab stop); 0 when unset
-	selExp explain.Explanation
-	selErr string
+	loop    ui.Frames
+	sel     struct{ lane, k int } // selected mark, k < 0 for none
+	stop    map[int]int           // each lane's one mark in the Tab order (roving tab stop); 0 when unset
+	selExp  explain.Explanation
+	selErr  string
 }
 
 func (v *lessonView) ensure() *lessonRun {
