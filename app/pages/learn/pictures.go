@@ -24,7 +24,7 @@ const (
 // The pictures' drawing area, in SVG units (scaled to the card's width).
 const (
 	picW     = 960.0
-	picLeft  = 120.0
+	picLeft  = 150.0
 	picRight = 940.0
 )
 
@@ -40,13 +40,19 @@ func (v *lessonView) pictures() app.UI {
 	return app.If(false, nil)
 }
 
+// picBox holds a picture: on a phone it keeps its text readable and
+// scrolls sideways inside the box (focusable, so the keyboard scrolls it).
+func picBox(svg app.UI) app.UI {
+	return app.Elem("div").Class("pic-scroll").TabIndex(0).Attr("aria-label", "Picture, scrolls sideways on a narrow screen").Body(svg)
+}
+
 // svgText is an SVG text at (x, y).
 func svgText(x, y float64, anchor, cls, text string) app.UI {
-	return ui.SVG("text").Attr("x", ui.F1(x)).Attr("y", ui.F1(y)).Attr("text-anchor", anchor).Class(cls).Text(text)
+	return ui.SVG("text").Attr("x", ui.F1(x)).Attr("y", ui.F1(y)).Attr("text-anchor", anchor).Attr("data-c", cls).Text(text)
 }
 
 func svgLine(x1, y1, x2, y2 float64, cls string) app.UI {
-	return ui.SVG("line").Attr("x1", ui.F1(x1)).Attr("y1", ui.F1(y1)).Attr("x2", ui.F1(x2)).Attr("y2", ui.F1(y2)).Class(cls)
+	return ui.SVG("line").Attr("x1", ui.F1(x1)).Attr("y1", ui.F1(y1)).Attr("x2", ui.F1(x2)).Attr("y2", ui.F1(y2)).Attr("data-c", cls)
 }
 
 // cursor is the lesson clock's instant drawn as a vertical line from y0 to
@@ -120,8 +126,8 @@ func (v *lessonView) clockPicture() app.UI {
 	body = append(body, v.clockMarks(ax)...)
 	body = append(body, v.cursor(ax, 20, 300))
 	return app.Elem("figure").ID("clock-picture").Class("lesson-picture").Body(
-		ui.SVG("svg").ID("clock-svg").Attr("viewBox", "0 0 960 304").Attr("role", "img").
-			Attr("aria-label", "The two clocks against monotonic time: the wall clock is set back 10 s at 4 s and jumps forward 1 h at 8 s").Body(body...),
+		picBox(ui.SVG("svg").ID("clock-svg").Attr("viewBox", "0 0 960 304").Attr("role", "img").
+			Attr("aria-label", "The two clocks against monotonic time: the wall clock is set back 10 s at 4 s and jumps forward 1 h at 8 s").Body(body...)),
 		app.Elem("figcaption").ID("clock-readings").Class("hint").Text(readings),
 	)
 }
@@ -129,11 +135,15 @@ func (v *lessonView) clockPicture() app.UI {
 // jumpText names a wall-clock step: "set back 10 s at 4 s", "forward 1 h
 // at 8 s (off the chart)".
 func jumpText(j explain.Jump) string {
-	at := " at " + strconv.FormatInt(int64(j.At/time.Second), 10) + " s"
-	if j.By < 0 {
-		return "set back " + strings.TrimSuffix((-j.By).String(), "0s") + at
+	at := " at " + units.Num(j.At.Seconds()) + " s"
+	by := units.Num(max(j.By, -j.By).Seconds()) + " s"
+	if j.By%time.Hour == 0 {
+		by = units.Num(max(j.By, -j.By).Hours()) + " h"
 	}
-	return "forward " + strings.TrimSuffix(strings.TrimSuffix(j.By.String(), "0s"), "0m") + at + " (off the chart)"
+	if j.By < 0 {
+		return "set back " + by + at
+	}
+	return "forward " + by + at + " (off the chart)"
 }
 
 // clockMarks draws each lane's decisions known at the clock's instant, in
@@ -194,15 +204,15 @@ func (v *lessonView) lockPicture() app.UI {
 			if perKey {
 				cls += " key-" + s.Key
 			}
-			body = append(body, ui.SVG("rect").Class(cls).Attr("x", ui.F1(x0)).Attr("y", ui.F1(y+4)).Attr("width", ui.F1(x1-x0-2)).Attr("height", "28"),
+			body = append(body, ui.SVG("rect").Attr("data-c", cls).Attr("x", ui.F1(x0)).Attr("y", ui.F1(y+4)).Attr("width", ui.F1(x1-x0-2)).Attr("height", "28"),
 				svgText((x0+x1)/2, y+23, "middle", "pic-label slot-label", s.Client))
 		}
 		body = append(body, secondTicks(ax, 124, time.Microsecond, "µs", time.Microsecond)...)
 		body = append(body, v.cursor(ax, 24, 112))
 		return app.Elem("div").ID("lock-"+id).Class("lock-design").Body(
-			app.Elem("h3").Text(title+" (each decision holds it "+lessonTime(hold, time.Microsecond)+")"),
-			ui.SVG("svg").ID("lock-"+id+"-svg").Attr("viewBox", "0 0 960 144").Attr("role", "img").
-				Attr("aria-label", title+": the two cores over the wave's first 5 µs").Body(body...),
+			app.Elem("h3").Text(title+" (each decision holds it "+strconv.FormatInt(hold.Nanoseconds(), 10)+" ns)"),
+			picBox(ui.SVG("svg").ID("lock-"+id+"-svg").Attr("viewBox", "0 0 960 144").Attr("role", "img").
+				Attr("aria-label", title+": the two cores over the wave's first 5 µs").Body(body...)),
 			app.Elem("ul").Class("lock-now").Body(
 				app.Elem("li").ID("lock-"+id+"-core-0").Text(st.CoreText(0)),
 				app.Elem("li").ID("lock-"+id+"-core-1").Text(st.CoreText(1)),
@@ -245,7 +255,7 @@ func (v *lessonView) queuePicture() app.UI {
 			if rec.Delay > 0 {
 				body = append(body, svgLine(ax.X(rec.At), y, ax.X(rec.At+rec.Delay), y, "pic-wait"))
 			}
-			body = append(body, ui.SVG("circle").Class("pic-leave").Attr("cx", ui.F1(ax.X(rec.At+rec.Delay))).Attr("cy", ui.F1(y)).Attr("r", "3"))
+			body = append(body, ui.SVG("circle").Attr("data-c", "pic-leave").Attr("cx", ui.F1(ax.X(rec.At+rec.Delay))).Attr("cy", ui.F1(y)).Attr("r", "3"))
 			if now < rec.At+rec.Delay {
 				waiting++
 			}
@@ -263,8 +273,8 @@ func (v *lessonView) queuePicture() app.UI {
 		}
 		lanes = append(lanes, app.Elem("div").ID("queue-"+strconv.Itoa(i)).Class("queue-lane").Body(
 			app.Elem("h3").Text(title),
-			ui.SVG("svg").ID("queue-"+strconv.Itoa(i)+"-svg").Attr("viewBox", "0 0 960 "+ui.F1(h+28)).Attr("role", "img").
-				Attr("aria-label", title+": each admitted request from its arrival to when it leaves").Body(body...),
+			picBox(ui.SVG("svg").ID("queue-"+strconv.Itoa(i)+"-svg").Attr("viewBox", "0 0 960 "+ui.F1(h+28)).Attr("role", "img").
+				Attr("aria-label", title+": each admitted request from its arrival to when it leaves").Body(body...)),
 			app.Elem("p").ID("queue-"+strconv.Itoa(i)+"-now").Class("hint").Text(say),
 		))
 	}

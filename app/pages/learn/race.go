@@ -58,9 +58,9 @@ func (v *lessonView) raceStepper() app.UI {
 		),
 		app.Elem("div").Class("row").Body(
 			ui.BoolAttr(app.Elem("button").ID("race-back").Class("btn").Text("◀ Back one operation"), "disabled", n == 0).
-				OnClick(func(ctx app.Context, e app.Event) { v.race.done = max(n-1, 0) }),
+				OnClick(func(ctx app.Context, e app.Event) { v.race.done = max(min(v.race.done, len(race.Steps))-1, 0) }),
 			ui.BoolAttr(app.Elem("button").ID("race-next").Class("btn primary").Text("Next operation ▶"), "disabled", n == len(race.Steps)).
-				OnClick(func(ctx app.Context, e app.Event) { v.race.done = min(n+1, len(race.Steps)) }),
+				OnClick(func(ctx app.Context, e app.Event) { v.race.done = min(v.race.done+1, len(race.Steps)) }),
 			app.Elem("span").ID("race-count").Class("hint").Text("operation "+strconv.Itoa(n)+" of "+strconv.Itoa(len(race.Steps))),
 		),
 		app.Elem("p").ID("race-op").Class("race-now").Role("status").Text(cur.Text),
