@@ -179,6 +179,23 @@ func testClockPicture(p *page) {
 	f.waitText("#clock-readings", "At t = 12.00 s (monotonic): the monotonic clock reads 12.00 s; the naive wall-clock elapsed time reads 3602.00 s.")
 	f.waitCount("#clock-svg [data-c~=pic-mark]", 96)
 	f.waitLessonChecked()
+	// Zoomed about the middle, three times by half: 5.25 s to 6.75 s, its 7
+	// requests (every 250 ms) in each lane; + on the focused picture is the
+	// third button press; 0 shows it all again.
+	f.waitText("#lesson-zoom-shown", "0–12 s")
+	f.click("#lesson-zoom-in")
+	f.click("#lesson-zoom-in")
+	f.waitText("#lesson-zoom-shown", "4.5–7.5 s")
+	f.do(chromedp.Focus(chromedp.CSS("#clock-picture .pic-scroll")))
+	f.do(chromedp.KeyEvent("+"))
+	f.waitText("#lesson-zoom-shown", "5.25–6.75 s")
+	f.waitCount("#clock-svg [data-c~=pic-mark]", 14)
+	if got := f.eval(`[...document.querySelectorAll("#clock-svg text[data-c~=pic-label]")].map(e => e.textContent).filter(t => /^[0-9.]+ s$/.test(t)).join("|")`); got != "0 s|10 s|5.5 s|6.0 s|6.5 s" {
+		f.t.Errorf("zoomed lesson 3's second labels: %q", got)
+	}
+	f.do(chromedp.KeyEvent("0"))
+	f.waitText("#lesson-zoom-shown", "0–12 s")
+	f.waitCount("#clock-svg [data-c~=pic-mark]", 96)
 }
 
 // testLockPicture: lesson 5 at 0.5 µs: who holds which lock on the two
@@ -281,6 +298,19 @@ func testQueuePicture(p *page) {
 	f.waitCount("#queue-1-svg [data-c~=pic-wait]", 0)
 	f.waitText("#queue-0-now", "waiting in the queue at t = 0.50 s: 15 requests; longest wait so far 2.00 s")
 	f.waitText("#queue-1-now", "waiting: none; a meter lets every admitted request pass at once")
+	// Zoomed in about the middle: 0.75 s to 2.25 s holds the queue's
+	// requests leaving from 0.8 s to 2 s (13), none of the meter's (they
+	// leave at 0); once more, 1.125 s to 1.875 s, from 1.2 s to 1.8 s (7).
+	f.click("#lesson-zoom-in")
+	f.waitText("#lesson-zoom-shown", "0.75–2.25 s")
+	f.waitCount("#queue-0-svg [data-c~=pic-leave]", 13)
+	f.waitCount("#queue-1-svg [data-c~=pic-leave]", 0)
+	f.click("#lesson-zoom-in")
+	f.waitText("#lesson-zoom-shown", "1.125–1.875 s")
+	f.waitCount("#queue-0-svg [data-c~=pic-leave]", 7)
+	f.click("#lesson-zoom-fit")
+	f.waitText("#lesson-zoom-shown", "0–3 s")
+	f.waitCount("#queue-0-svg [data-c~=pic-leave]", 21)
 	f.click("#lesson-step") // the 5 requests at 1.5 s
 	f.lessonAt("t = 1.50 s of 3.00 s", "paused", "event 2 of 2")
 	f.waitCount("#queue-0-svg [data-c~=pic-leave]", 26)

@@ -27,6 +27,8 @@ type lessonView struct {
 
 	started lessonStart
 	race    raceState
+	win     ui.TimeWindow // the pictures' time axis (zoom.go)
+	winFor  string        // the lesson win is for
 	run     *lessonRun
 	loop    ui.Frames
 	sel     struct{ lane, k int } // selected mark, k < 0 for none
@@ -61,6 +63,7 @@ func (v *lessonView) OnMount(ctx app.Context) {
 		return
 	}
 	browser.InstallKeyGuard()
+	browser.InstallWheelGuard()
 	v.loop.Start(ctx, v, lessonFrame, v.frame)
 }
 

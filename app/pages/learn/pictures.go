@@ -78,34 +78,17 @@ func secondTicks(ax ui.Axis, y float64, step time.Duration, unit string, div tim
 
 // clockPicture is lesson 3: the monotonic clock and the naive wall-clock
 // elapsed time against monotonic time, the wall clock's steps drawn, and
-// each lane's decisions under them.
+// each lane's decisions under them, in the zoomable window.
 func (v *lessonView) clockPicture() app.UI {
 	r := v.run
 	until := r.lesson.Until
-	ax := ui.Axis{X0: picLeft, X1: picRight, From: 0, To: until}
+	w := v.window()
+	ax := w.Axis(picLeft, picRight)
 	// y: readings from −8 s to 14 s over 20 to 220.
 	yOf := func(d time.Duration) float64 { return 220 - (d.Seconds()+8)/22*200 }
 	mono := &limiter.ManualClock{}
 	wall := &explain.NaiveWallClock{Mono: mono, Start: time.Date(2025, 10, 26, 1, 59, 0, 0, time.UTC), Jumps: explain.ClockLessonJumps}
 	reading := func(t sim.Instant) sim.Instant { mono.Set(t); return wall.Now() }
-	// The wall line: one segment between jumps; a jump off the chart is an
-	// arrow to its top.
-	var wallLines []app.UI
-	from := sim.Instant(0)
-	for _, j := range append(explain.ClockLessonJumps, explain.Jump{At: until}) {
-		y0, y1 := yOf(reading(from)), yOf(reading(j.At-1))
-		if y0 >= 20 {
-			wallLines = append(wallLines, svgLine(ax.X(from), y0, ax.X(j.At), y1, "pic-wall"))
-		} else {
-			wallLines = append(wallLines, svgLine(ax.X(from), 24, ax.X(j.At), 24, "pic-wall off"))
-		}
-		if j.By != 0 {
-			to := max(yOf(reading(j.At)), 24)
-			wallLines = append(wallLines, svgLine(ax.X(j.At), y1, ax.X(j.At), to, "pic-jump"),
-				svgText(ax.X(j.At)+6, (y1+to)/2, "start", "pic-label", jumpText(j)))
-		}
-		from = j.At
-	}
 	now := r.clock.Now()
 	readings := "Before the start: both clocks read 0."
 	if now >= 0 {
@@ -117,19 +100,45 @@ func (v *lessonView) clockPicture() app.UI {
 		svgText(picLeft-8, yOf(0)+4, "end", "pic-label", "0 s"),
 		svgText(picLeft-8, yOf(10*time.Second)+4, "end", "pic-label", "10 s"),
 		svgText(picLeft-8, yOf(-5*time.Second)+4, "end", "pic-label", "−5 s"),
-		svgLine(ax.X(0), yOf(0), ax.X(until), yOf(until), "pic-mono"),
-		svgText(ax.X(until)-4, yOf(until)+16, "end", "pic-label mono-label", "monotonic clock"),
-		svgText(ax.X(2*time.Second), yOf(2*time.Second)-30, "middle", "pic-label wall-label", "wall clock (naive elapsed)"),
+		svgLine(ax.X(w.From), yOf(w.From), ax.X(w.To), yOf(w.To), "pic-mono"),
+		svgText(picRight-4, yOf(w.To)+18, "end", "pic-label mono-label", "monotonic clock"),
+		svgText(picLeft+8, 40, "start", "pic-label wall-label", "wall clock (naive elapsed)"),
 	}
-	body = append(body, wallLines...)
-	body = append(body, secondTicks(ax, 236, 2*time.Second, "s", time.Second)...)
+	body = append(body, wallLines(ax, w, yOf, reading)...)
+	body = append(body, windowTicks(w, 236)...)
 	body = append(body, v.clockMarks(ax)...)
 	body = append(body, v.cursor(ax, 20, 300))
 	return app.Elem("figure").ID("clock-picture").Class("lesson-picture").Body(
-		picBox(ui.SVG("svg").ID("clock-svg").Attr("viewBox", "0 0 960 304").Attr("role", "img").
+		v.zoomBar(),
+		v.zoomBox(ui.SVG("svg").ID("clock-svg").Attr("viewBox", "0 0 960 304").Attr("role", "img").
 			Attr("aria-label", "The two clocks against monotonic time: the wall clock is set back 10 s at 4 s and jumps forward 1 h at 8 s").Body(body...)),
 		app.Elem("figcaption").ID("clock-readings").Class("hint").Text(readings),
 	)
+}
+
+// wallLines draws the naive wall-clock reading within the window: a
+// segment between jumps (along the top, dashed, where it is off the
+// chart), and each jump as a dotted step with its name.
+func wallLines(ax ui.Axis, w ui.TimeWindow, yOf func(time.Duration) float64, reading func(sim.Instant) sim.Instant) []app.UI {
+	var out []app.UI
+	from := sim.Instant(0)
+	for _, j := range append(explain.ClockLessonJumps, explain.Jump{At: w.Hi}) {
+		a, b := max(from, w.From), min(j.At, w.To)
+		if a < b {
+			if y0 := yOf(reading(a)); y0 >= 20 {
+				out = append(out, svgLine(ax.X(a), y0, ax.X(b), yOf(reading(b-1)), "pic-wall"))
+			} else {
+				out = append(out, svgLine(ax.X(a), 24, ax.X(b), 24, "pic-wall off"))
+			}
+		}
+		if j.By != 0 && j.At >= w.From && j.At <= w.To {
+			y1, to := min(yOf(reading(j.At-1)), 220), max(yOf(reading(j.At)), 24)
+			out = append(out, svgLine(ax.X(j.At), y1, ax.X(j.At), to, "pic-jump"),
+				svgText(ax.X(j.At)+6, (y1+to)/2, "start", "pic-label", jumpText(j)))
+		}
+		from = j.At
+	}
+	return out
 }
 
 // jumpText names a wall-clock step: "set back 10 s at 4 s", "forward 1 h
@@ -156,6 +165,9 @@ func (v *lessonView) clockMarks(ax ui.Axis) []app.UI {
 		svgText(picLeft-8, 294, "end", "pic-label", "wall-clock lane"),
 	}
 	for i := range n {
+		if at := r.full.RowAt[i]; at < ax.From || at > ax.To {
+			continue
+		}
 		x := ax.X(r.full.RowAt[i])
 		for lane, col := range []int{3, 4} {
 			sym, cls := "✕", "pic-mark no"
@@ -239,7 +251,8 @@ func (v *lessonView) queuePicture() app.UI {
 		return app.If(false, nil)
 	}
 	until := r.lesson.Until
-	ax := ui.Axis{X0: picLeft, X1: picRight, From: 0, To: until}
+	w := v.window()
+	ax := w.Axis(picLeft, picRight)
 	now := r.clock.Now()
 	var lanes []app.UI
 	for i, ln := range r.lab.Lanes() {
@@ -252,10 +265,12 @@ func (v *lessonView) queuePicture() app.UI {
 			}
 			y := 12 + float64(row)*7
 			row++
-			if rec.Delay > 0 {
-				body = append(body, svgLine(ax.X(rec.At), y, ax.X(rec.At+rec.Delay), y, "pic-wait"))
+			if a, b := max(rec.At, w.From), min(rec.At+rec.Delay, w.To); rec.Delay > 0 && a < b {
+				body = append(body, svgLine(ax.X(a), y, ax.X(b), y, "pic-wait"))
 			}
-			body = append(body, ui.SVG("circle").Attr("data-c", "pic-leave").Attr("cx", ui.F1(ax.X(rec.At+rec.Delay))).Attr("cy", ui.F1(y)).Attr("r", "3"))
+			if leave := rec.At + rec.Delay; leave >= w.From && leave <= w.To {
+				body = append(body, ui.SVG("circle").Attr("data-c", "pic-leave").Attr("cx", ui.F1(ax.X(leave))).Attr("cy", ui.F1(y)).Attr("r", "3"))
+			}
 			if now < rec.At+rec.Delay {
 				waiting++
 			}
@@ -263,7 +278,7 @@ func (v *lessonView) queuePicture() app.UI {
 		}
 		h := 12 + float64(max(row, 1))*7 + 8
 		body = append(body, svgLine(picLeft, h-4, picRight, h-4, "pic-axis"))
-		body = append(body, secondTicks(ax, h+8, time.Second, "s", time.Second)...)
+		body = append(body, windowTicks(w, h+8)...)
 		body = append(body, v.cursor(ax, 4, h))
 		title := "lane 1: as a queue (nginx without nodelay)"
 		say := "waiting in the queue at t = " + lessonTime(max(now, 0), until) + ": " + units.Plural(waiting, "request") + "; longest wait so far " + units.TwoDecimals(longest)
@@ -273,12 +288,13 @@ func (v *lessonView) queuePicture() app.UI {
 		}
 		lanes = append(lanes, app.Elem("div").ID("queue-"+strconv.Itoa(i)).Class("queue-lane").Body(
 			app.Elem("h3").Text(title),
-			picBox(ui.SVG("svg").ID("queue-"+strconv.Itoa(i)+"-svg").Attr("viewBox", "0 0 960 "+ui.F1(h+28)).Attr("role", "img").
+			v.zoomBox(ui.SVG("svg").ID("queue-"+strconv.Itoa(i)+"-svg").Attr("viewBox", "0 0 960 "+ui.F1(h+28)).Attr("role", "img").
 				Attr("aria-label", title+": each admitted request from its arrival to when it leaves").Body(body...)),
 			app.Elem("p").ID("queue-"+strconv.Itoa(i)+"-now").Class("hint").Text(say),
 		))
 	}
 	return app.Elem("figure").ID("queue-picture").Class("lesson-picture").Body(
+		v.zoomBar(),
 		app.Elem("figcaption").Class("hint").Text("Each admitted request is a row: a line from its arrival to the dot where it leaves the limiter. Without nodelay the burst drains at 10 per second; with nodelay every dot is at its arrival."),
 		app.Elem("div").Body(lanes...),
 	)
