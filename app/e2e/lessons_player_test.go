@@ -23,20 +23,20 @@ func TestLessonsPlayer(t *testing.T) {
 	base := startServer(t)
 	p := openPage(t, chromium, base)
 	p.do(chromedp.EmulateViewport(1280, 800))
-	t.Run("PausedLink", func(t *testing.T) { p.t = t; testLessonPausedLink(p) })
-	t.Run("StepScrubPause", func(t *testing.T) { p.t = t; testLessonStepScrub(p) })
-	t.Run("BadInstant", func(t *testing.T) { p.t = t; testLessonBadInstant(p) })
-	t.Run("ClockPicture", func(t *testing.T) { p.t = t; testClockPicture(p) })
-	t.Run("LockPicture", func(t *testing.T) { p.t = t; testLockPicture(p) })
-	t.Run("Race", func(t *testing.T) { p.t = t; testRaceStepper(p) })
-	t.Run("QueuePicture", func(t *testing.T) { p.t = t; testQueuePicture(p) })
-	t.Run("QuizRevealNoTokens", func(t *testing.T) { p.t = t; testQuizRevealNoTokens(p) })
-	t.Run("Screenshots", func(t *testing.T) { p.t = t; testLessonScreenshots(p) })
+	t.Run("PausedLink", func(t *testing.T) { testLessonPausedLink(p.on(t)) })
+	t.Run("StepScrubPause", func(t *testing.T) { testLessonStepScrub(p.on(t)) })
+	t.Run("BadInstant", func(t *testing.T) { testLessonBadInstant(p.on(t)) })
+	t.Run("ClockPicture", func(t *testing.T) { testClockPicture(p.on(t)) })
+	t.Run("LockPicture", func(t *testing.T) { testLockPicture(p.on(t)) })
+	t.Run("Race", func(t *testing.T) { testRaceStepper(p.on(t)) })
+	t.Run("QueuePicture", func(t *testing.T) { testQueuePicture(p.on(t)) })
+	t.Run("QuizRevealNoTokens", func(t *testing.T) { testQuizRevealNoTokens(p.on(t)) })
+	t.Run("Screenshots", func(t *testing.T) { testLessonScreenshots(p.on(t)) })
 }
 
 // lessonAt waits until the lesson's clock, its state and its event count
 // read as given.
-func (p *page) lessonAt(clock, state, event string) {
+func (p *learnPage) lessonAt(clock, state, event string) {
 	p.t.Helper()
 	p.waitText("#lesson-clock", clock)
 	p.waitText("#lesson-clock-state", state)
@@ -44,7 +44,7 @@ func (p *page) lessonAt(clock, state, event string) {
 }
 
 // burstLanes waits for lesson 1's two lanes' counts and marks.
-func (p *page) burstLanes(a0, d0, a1, d1 int) {
+func (p *learnPage) burstLanes(a0, d0, a1, d1 int) {
 	p.t.Helper()
 	p.waitText("#lstrip-0-allowed", "✓ "+strconv.Itoa(a0)+" allowed")
 	p.waitText("#lstrip-0-denied", "✕ "+strconv.Itoa(d0)+" denied")
@@ -56,7 +56,7 @@ func (p *page) burstLanes(a0, d0, a1, d1 int) {
 // testLessonPausedLink: a link with paused=1&t=1 opens lesson 1 paused at
 // 1 s, its lanes as they are then (21 requests, every 50 ms from 0 to 1 s).
 func testLessonPausedLink(p *page) {
-	f := p.freshLearn(p.base + "/learn?lesson=burst-vs-rate&paused=1&t=1")
+	f := p.openLearn(p.base + "/learn?lesson=burst-vs-rate&paused=1&t=1")
 	f.waitAttrOf("#lesson", "data-lesson", "burst-vs-rate")
 	f.lessonAt("t = 1.00 s of 5.00 s", "paused", "event 21 of 101")
 	f.burstLanes(15, 6, 6, 15)
@@ -72,7 +72,7 @@ func testLessonPausedLink(p *page) {
 // (50 ms) and its marks; the scrubber moves to its thousandth of the lesson;
 // Resume plays, Pause stops, Skip ends with the check.
 func testLessonStepScrub(p *page) {
-	f := p.freshLearn(p.base + "/learn?lesson=burst-vs-rate&paused=1&t=1")
+	f := p.openLearn(p.base + "/learn?lesson=burst-vs-rate&paused=1&t=1")
 	f.lessonAt("t = 1.00 s of 5.00 s", "paused", "event 21 of 101")
 	f.click("#lesson-step")
 	f.lessonAt("t = 1.05 s of 5.00 s", "paused", "event 22 of 101")
@@ -102,7 +102,7 @@ func testLessonStepScrub(p *page) {
 	// Paused wherever it got to: the marks are the events so far (one
 	// request each), and a step goes to the next request's instant.
 	ev := strings.TrimSuffix(strings.TrimPrefix(f.text("#lesson-event"), "event "), " of 101")
-	k := atoi(f, ev)
+	k := atoi(f.t, ev)
 	if k < 1 {
 		f.t.Fatalf("after playing at 0.1×: event %d", k)
 	}
@@ -116,10 +116,10 @@ func testLessonStepScrub(p *page) {
 	f.waitLessonChecked()
 }
 
-func atoi(p *page, s string) int {
+func atoi(t *testing.T, s string) int {
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		p.t.Fatal(err)
+		t.Fatal(err)
 	}
 	return n
 }
@@ -127,11 +127,11 @@ func atoi(p *page, s string) int {
 // testLessonBadInstant: a bad t is said, and the rest of the link (the
 // lesson, paused) is kept.
 func testLessonBadInstant(p *page) {
-	f := p.freshLearn(p.base + "/learn?lesson=queue-vs-meter&paused=1&t=soon")
+	f := p.openLearn(p.base + "/learn?lesson=queue-vs-meter&paused=1&t=soon")
 	f.waitText("#learn-notice", `⚠ The instant t="soon" is not a time; want seconds (1.5) or a duration (700ms); opening at the start.`)
 	f.waitAttrOf("#lesson", "data-lesson", "queue-vs-meter")
 	f.lessonAt("t = 0.00 s of 3.00 s", "ready", "event 0 of 2")
-	f = p.freshLearn(p.base + "/learn?lesson=queue-vs-meter&paused=1&t=7")
+	f = p.openLearn(p.base + "/learn?lesson=queue-vs-meter&paused=1&t=7")
 	f.waitText("#learn-notice", `⚠ The instant t="7" is after the lesson's end (3 s); opening at its end.`)
 	f.lessonAt("t = 3.00 s of 3.00 s", "ended", "event 2 of 2")
 	f.waitLessonChecked()
@@ -141,7 +141,7 @@ func testLessonBadInstant(p *page) {
 // steps, and each lane's decisions up to 5 s (21 requests), as the lesson's
 // own run decided them.
 func testClockPicture(p *page) {
-	f := p.freshLearn(p.base + "/learn?lesson=monotonic-clock&paused=1&t=5")
+	f := p.openLearn(p.base + "/learn?lesson=monotonic-clock&paused=1&t=5")
 	f.lessonAt("t = 5.00 s of 12.00 s", "paused", "event 21 of 48")
 	f.waitText("#clock-readings", "At t = 5.00 s (monotonic): the monotonic clock reads 5.00 s; the naive wall-clock elapsed time reads -5.00 s.")
 	labels := f.eval(`[...document.querySelectorAll("#clock-svg text[data-c~=pic-label]")].map(e => e.textContent).join("|")`)
@@ -201,7 +201,7 @@ func testClockPicture(p *page) {
 // testLockPicture: lesson 5 at 0.5 µs: who holds which lock on the two
 // cores, who waits and for what, and the decisions drawn so far.
 func testLockPicture(p *page) {
-	f := p.freshLearn(p.base + "/learn?lesson=lock-design&paused=1&t=0.0000005")
+	f := p.openLearn(p.base + "/learn?lesson=lock-design&paused=1&t=0.0000005")
 	f.lessonAt("t = 0.50 µs of 30.00 µs", "paused", "event 3 of 45")
 	f.waitText("#lock-window", "Wave 1 of 3: 0.00 µs to 5.00 µs (its 9 decisions arrive at once, at 0.00 µs)")
 	for id, want := range map[string]string{
@@ -229,7 +229,7 @@ func testLockPicture(p *page) {
 	f.waitText("#lock-global-core-1", "core 2: idle")
 	f.waitCount("#lock-global-svg [data-c~=pic-slot]", 3)
 	// The third wave.
-	f = p.freshLearn(p.base + "/learn?lesson=lock-design&paused=1&t=0.000021")
+	f = p.openLearn(p.base + "/learn?lesson=lock-design&paused=1&t=0.000021")
 	f.waitText("#lock-window", "Wave 3 of 3: 20.00 µs to 25.00 µs (its 9 decisions arrive at once, at 20.00 µs)")
 	f.waitText("#lock-global-done", "20 of 27 decisions done")
 	f.waitText("#lock-perkey-done", "22 of 27 decisions done")
@@ -241,7 +241,7 @@ func testLockPicture(p *page) {
 // are the scripted race's (app/explain's TestLazyCreationRace gives them
 // exactly), and the end says what was admitted.
 func testRaceStepper(p *page) {
-	f := p.freshLearn(p.base + "/learn?lesson=lock-design")
+	f := p.openLearn(p.base + "/learn?lesson=lock-design")
 	for _, c := range []struct {
 		mode    string
 		recheck bool
@@ -290,7 +290,7 @@ func testRaceStepper(p *page) {
 // requests, 20 of them waiting lines, and 15 still waiting; the meter lane
 // draws none waiting.
 func testQueuePicture(p *page) {
-	f := p.freshLearn(p.base + "/learn?lesson=queue-vs-meter&paused=1&t=0.5")
+	f := p.openLearn(p.base + "/learn?lesson=queue-vs-meter&paused=1&t=0.5")
 	f.lessonAt("t = 0.50 s of 3.00 s", "paused", "event 1 of 2")
 	f.waitCount("#queue-0-svg [data-c~=pic-leave]", 21)
 	f.waitCount("#queue-0-svg [data-c~=pic-wait]", 20)
@@ -333,7 +333,7 @@ func testQuizRevealNoTokens(p *page) {
 	if qu.Allowed {
 		choice = "#quiz-allowed"
 	}
-	f := p.freshLearn(p.base + "/learn?seed=2")
+	f := p.openLearn(p.base + "/learn?seed=2")
 	f.waitText("#quiz-progress", "1 of 10")
 	f.waitText("#quiz-tokens-unit", "tokens (right within ±0.05 of the exact value; optional: left empty, the answer is scored on allowed or denied alone)")
 	f.click(choice)
@@ -353,7 +353,7 @@ func testLessonScreenshots(p *page) {
 	for _, vp := range []struct{ w, h int64 }{{1280, 800}, {1024, 768}, {390, 844}} {
 		p.do(chromedp.EmulateViewport(vp.w, vp.h))
 		for _, l := range []struct{ id, t string }{{"monotonic-clock", "5"}, {"lock-design", "0.0000005"}, {"queue-vs-meter", "0.5"}} {
-			f := p.freshLearn(p.base + "/learn?lesson=" + l.id + "&paused=1&t=" + l.t)
+			f := p.openLearn(p.base + "/learn?lesson=" + l.id + "&paused=1&t=" + l.t)
 			f.waitText("#lesson-clock-state", "paused")
 			f.noHorizontalScroll()
 			f.screenshot(fmt.Sprintf("lessons-%s-%dx%d.png", l.id, vp.w, vp.h))
