@@ -53,6 +53,12 @@ type Result struct {
 	// comparison); Rows hold display strings.
 	Columns []string
 	Rows    [][]string
+	// RowAt is the instant each row is known at, for a page that plays the
+	// lesson on a clock (empty: every row at the lesson's end); Events are
+	// the instants at which something happens, where a step stops (empty:
+	// those of RowAt).
+	RowAt  []limiter.Instant
+	Events []limiter.Instant
 }
 
 // LaneResult is one lab lane at the end of a lesson.
@@ -257,6 +263,10 @@ func events(s *sim.Setup, until limiter.Instant) ([]sim.Event, error) {
 	return src.Next(until-1, nil), nil
 }
 
+// ClockLessonJumps are lesson 3's wall-clock steps: set back 10 s at 4 s,
+// forward 1 h at 8 s.
+var ClockLessonJumps = []Jump{{At: 4 * time.Second, By: -10 * time.Second}, {At: 8 * time.Second, By: time.Hour}}
+
 func runClock(l Lesson) (Result, error) {
 	cfg := l.Setup.Lanes[0].Config
 	mono, err := limiter.New(cfg)
@@ -264,8 +274,7 @@ func runClock(l Lesson) (Result, error) {
 		return Result{}, err
 	}
 	wall, _ := limiter.New(cfg)
-	clock := &NaiveWallClock{Mono: &limiter.ManualClock{}, Start: time.Date(2025, 10, 26, 1, 59, 0, 0, time.UTC),
-		Jumps: []Jump{{At: 4 * time.Second, By: -10 * time.Second}, {At: 8 * time.Second, By: time.Hour}}}
+	clock := &NaiveWallClock{Mono: &limiter.ManualClock{}, Start: time.Date(2025, 10, 26, 1, 59, 0, 0, time.UTC), Jumps: ClockLessonJumps}
 	evs, err := events(l.Setup, l.Until)
 	if err != nil {
 		return Result{}, err
@@ -303,6 +312,7 @@ func runClock(l Lesson) (Result, error) {
 			wcell += " (evaluated at " + units.FormatDuration(at) + ")"
 		}
 		r.Rows = append(r.Rows, []string{units.FormatDuration(e.At), units.FormatDuration(w), units.FormatDuration(el), clockVerdict(dm, mono.State(e.At)), wcell})
+		r.RowAt = append(r.RowAt, e.At)
 		t.count(e.At, at, dm, dw, ws.Tokens)
 	}
 	t.facts(&r)
@@ -443,6 +453,7 @@ func runEviction(l Lesson) (Result, error) {
 				}
 			}
 			r.Rows = append(r.Rows, []string{units.FormatDuration(next), strconv.FormatInt(held, 10), strconv.Itoa(ev), strconv.Itoa(k.Len()), strconv.Itoa(len(naive))})
+			r.RowAt = append(r.RowAt, next)
 		}
 	}
 	for _, e := range evs {
@@ -512,7 +523,9 @@ var RecordedLockBench = LockBench{
 	GlobalLock1: 480 * time.Nanosecond, GlobalLock2: 739 * time.Nanosecond,
 }
 
-func lockRequests() []LockRequest {
+// LockRequests are lesson 5's decisions: three waves, 10 µs apart, of 9
+// simultaneous decisions (8 clients, c1 sends two).
+func LockRequests() []LockRequest {
 	var rs []LockRequest
 	for wave := range 3 {
 		at := time.Duration(wave) * 10 * time.Microsecond
@@ -555,7 +568,7 @@ func lessonLocks() Lesson {
 }
 
 func runLocks(l Lesson) (Result, error) {
-	reqs := lockRequests()
+	reqs := LockRequests()
 	bench := RecordedLockBench
 	g := LockTimeline(reqs, false, bench.Cores, bench.GlobalLock1)
 	p := LockTimeline(reqs, true, bench.Cores, bench.PerKey1)
@@ -565,6 +578,8 @@ func runLocks(l Lesson) (Result, error) {
 		wg, wp = wg+g[i].Wait, wp+p[i].Wait
 		mg, mp = max(mg, g[i].Wait), max(mp, p[i].Wait)
 		r.Rows = append(r.Rows, []string{reqs[i].Client, units.FormatDuration(reqs[i].Arrive), units.FormatDuration(g[i].Start), units.FormatDuration(g[i].Wait), units.FormatDuration(p[i].Start), units.FormatDuration(p[i].Wait)})
+		r.RowAt = append(r.RowAt, reqs[i].Arrive)
+		r.Events = append(r.Events, reqs[i].Arrive, g[i].Start, g[i].Start+bench.GlobalLock1, p[i].Start, p[i].Start+bench.PerKey1)
 	}
 	r.add("wait.global", int64(wg), "total waiting, one global lock: %s", units.FormatDuration(wg))
 	r.add("wait.perkey", int64(wp), "total waiting, a lock per key: %s", units.FormatDuration(wp))
@@ -572,27 +587,13 @@ func runLocks(l Lesson) (Result, error) {
 	r.add("max.perkey", int64(mp), "longest wait, a lock per key: %s", units.FormatDuration(mp))
 
 	// The check-then-act race, as a scripted interleaving of two
-	// goroutines A and B on a plain map: both check, both create.
-	cfg := limiter.Config{Kind: limiter.KindTokenBucket, Rate: 1, Burst: 5}
-	m := map[string]limiter.Strategy{}
-	aSees, bSees := m["alice"] == nil, m["alice"] == nil // A checks, B checks
-	var a, b limiter.Strategy
-	if aSees {
-		a, _ = limiter.New(cfg)
-		m["alice"] = a
+	// goroutines on a map whose insert does not check again.
+	race, err := LazyCreationRace(false)
+	if err != nil {
+		return Result{}, err
 	}
-	if bSees {
-		b, _ = limiter.New(cfg)
-		m["alice"] = b // overwrites A's bucket, which A still uses
-	}
-	naive := int64(0)
-	for _, s := range []limiter.Strategy{a, b} {
-		for range 5 {
-			if d, _ := s.AllowN(0, 1); d.Allowed {
-				naive++
-			}
-		}
-	}
+	naive := int64(race.Admitted)
+	cfg := limiter.Config{Kind: limiter.KindTokenBucket, Rate: 1, Burst: race.Burst}
 	// limiter.Keyed: 10 goroutines send the first requests for one key at
 	// once; creation is race-free, so they share one bucket.
 	k, err := limiter.NewKeyed(func(string) (limiter.Strategy, error) { return limiter.New(cfg) }, limiter.KeyedOptions{SweepEvery: -1})

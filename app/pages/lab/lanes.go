@@ -279,7 +279,7 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 			app.Elem("button").ID("step-100ms").Class("btn").Title("Move the clock forward by 100 ms").Text("+100 ms").OnClick(v.step(100*time.Millisecond)),
 			app.Elem("button").ID("step-1s").Class("btn").Title("Move the clock forward by 1 s").Text("+1 s").OnClick(v.step(time.Second)),
 			app.Elem("label").Attr("for", "speed").Class("inline-label").Text("speed"),
-			app.Elem("select").ID("speed").Class("select").Body(speedOptions(speed)...).OnChange(v.onSpeed),
+			app.Elem("select").ID("speed").Class("select").Body(ui.SpeedOptions(speed)...).OnChange(v.onSpeed),
 			app.Elem("button").ID("lab-reset").Class("btn danger").Title("Start the run over at 0: same setup, same seed, same decisions").Text("Reset").OnClick(v.onReset),
 		),
 		app.Elem("div").Class("row scrub-row").Body(
@@ -303,22 +303,6 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 		ui.ErrorLine(m.errs, "step"),
 		ui.ErrorLine(m.errs, "scrub"),
 	)
-}
-
-// speedOptions are the speed menu's choices, with speed selected: a speed
-// from a link that the list lacks (3×) is shown, in its place, rather than
-// a listed one it is not.
-func speedOptions(speed float64) []app.UI {
-	var speeds []app.UI
-	listed := false
-	for _, x := range []float64{0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100} {
-		if !listed && x > speed {
-			speeds = append(speeds, app.Elem("option").Attr("value", units.Num(speed)).Attr("selected", true).Text(units.Num(speed)+"×"))
-		}
-		listed = listed || x >= speed
-		speeds = append(speeds, ui.BoolAttr(app.Elem("option").Attr("value", units.Num(x)), "selected", x == speed).Text(units.Num(x)+"×"))
-	}
-	return speeds
 }
 
 // onPause pauses or resumes the clock; while "Run to end" is under way it

@@ -23,6 +23,7 @@ type Page struct {
 	seed   uint64
 	origin string // for the quiz's shareable link
 	notice string // what was wrong with the link, shown above the page
+	start  lessonStart
 	// The quiz's setup: the lab's defaults, or the lab setup in the link.
 	setup    sim.Setup
 	fromLink bool
@@ -46,7 +47,7 @@ func (p *Page) OnNav(ctx app.Context) {
 	headOnNav(ctx)
 	u := ctx.Page().URL()
 	a := parseAddress(u.RawQuery, freshSeed)
-	p.mode, p.lesson, p.notice = a.mode, a.lesson, a.notice
+	p.mode, p.lesson, p.notice, p.start = a.mode, a.lesson, a.notice, a.start
 	if app.IsClient {
 		p.origin = browser.Origin()
 	}
@@ -139,7 +140,7 @@ func (p *Page) lessons() app.UI {
 		app.Elem("p").Body(app.Elem("a").ID("start-lesson").Attr("href", site.Href("/learn?lesson="+ls[0].ID)).Text("Start with lesson 1: "+ls[0].Title+" →")),
 	)
 	if p.lesson != "" {
-		open = &lessonView{ID: p.lesson}
+		open = &lessonView{ID: p.lesson, Start: p.start}
 	}
 	return app.Elem("div").Class("learn-layout").Body(
 		app.Elem("nav").Class("card lesson-nav").Attr("aria-label", "Lessons").Body(
