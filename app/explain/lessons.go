@@ -417,24 +417,7 @@ func runEviction(l Lesson) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	// The naive cache: a map of limiters, each dropped once idle for the
-	// TTL, whatever its state.
-	type entry struct {
-		s    limiter.Strategy
-		seen limiter.Instant
-	}
-	naive := map[string]*entry{}
-	naiveAllow := func(at limiter.Instant, key string) bool {
-		e := naive[key]
-		if e == nil {
-			s, _ := factory(key)
-			e = &entry{s: s}
-			naive[key] = e
-		}
-		e.seen = at
-		d, _ := e.s.AllowN(at, 1)
-		return d.Allowed
-	}
+	naive := naiveCache{cfg: cfg, m: map[string]*naiveEntry{}}
 	evs := evictionEvents()
 	// Both caches counted after their sweep (keys held before it too): the
 	// table compared the keyed limiter before its sweep with the naive cache
@@ -447,12 +430,8 @@ func runEviction(l Lesson) (Result, error) {
 			held := int64(k.Len())
 			peak = max(peak, held)
 			ev := k.Sweep(next)
-			for key, e := range naive {
-				if next-e.seen >= evictTTL {
-					delete(naive, key)
-				}
-			}
-			r.Rows = append(r.Rows, []string{units.FormatDuration(next), strconv.FormatInt(held, 10), strconv.Itoa(ev), strconv.Itoa(k.Len()), strconv.Itoa(len(naive))})
+			naive.sweep(next)
+			r.Rows = append(r.Rows, []string{units.FormatDuration(next), strconv.FormatInt(held, 10), strconv.Itoa(ev), strconv.Itoa(k.Len()), strconv.Itoa(len(naive.m))})
 			r.RowAt = append(r.RowAt, next)
 		}
 	}
@@ -462,7 +441,7 @@ func runEviction(l Lesson) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		nv := naiveAllow(e.At, e.Client)
+		nv := naive.allow(e.At, e.Client)
 		if e.Client == "mallory" && e.At == 3*time.Second {
 			malK, malN = malK+admitted(d), malN+admittedIf(nv)
 		}
@@ -473,6 +452,41 @@ func runEviction(l Lesson) (Result, error) {
 	r.add("mallory.keyed", malK, "Mallory at 3 s, keyed limiter: %d admitted", malK)
 	r.add("mallory.naive", malN, "Mallory at 3 s, naive TTL cache: %d admitted", malN)
 	return r, nil
+}
+
+// naiveCache is the naive per-client cache of the eviction lesson: a map of
+// limiters of cfg, each dropped once idle for the TTL, whatever its state.
+type naiveCache struct {
+	cfg limiter.Config
+	m   map[string]*naiveEntry
+}
+
+type naiveEntry struct {
+	s    limiter.Strategy
+	seen limiter.Instant
+}
+
+// allow decides one request of key at at, creating key's limiter if the
+// cache has none.
+func (c naiveCache) allow(at limiter.Instant, key string) bool {
+	e := c.m[key]
+	if e == nil {
+		s, _ := limiter.New(c.cfg)
+		e = &naiveEntry{s: s}
+		c.m[key] = e
+	}
+	e.seen = at
+	d, _ := e.s.AllowN(at, 1)
+	return d.Allowed
+}
+
+// sweep drops every limiter idle for evictTTL at now.
+func (c naiveCache) sweep(now limiter.Instant) {
+	for key, e := range c.m {
+		if now-e.seen >= evictTTL {
+			delete(c.m, key)
+		}
+	}
 }
 
 func admittedIf(ok bool) int64 {
@@ -594,11 +608,22 @@ func runLocks(l Lesson) (Result, error) {
 	}
 	naive := int64(race.Admitted)
 	cfg := limiter.Config{Kind: limiter.KindTokenBucket, Rate: 1, Burst: race.Burst}
-	// limiter.Keyed: 10 goroutines send the first requests for one key at
-	// once; creation is race-free, so they share one bucket.
-	k, err := limiter.NewKeyed(func(string) (limiter.Strategy, error) { return limiter.New(cfg) }, limiter.KeyedOptions{SweepEvery: -1})
+	keyed, err := keyedFirstRequests(cfg)
 	if err != nil {
 		return Result{}, err
+	}
+	r.add("race.naive", naive, "check-then-act: %d admitted for a burst of 5", naive)
+	r.add("race.keyed", keyed, "limiter.Keyed: %d admitted for a burst of 5", keyed)
+	return r, nil
+}
+
+// keyedFirstRequests: with limiter.Keyed, 10 goroutines send the first
+// requests for one key at once; creation is race-free, so they share one
+// bucket of cfg. It returns how many were admitted.
+func keyedFirstRequests(cfg limiter.Config) (int64, error) {
+	k, err := limiter.NewKeyed(func(string) (limiter.Strategy, error) { return limiter.New(cfg) }, limiter.KeyedOptions{SweepEvery: -1})
+	if err != nil {
+		return 0, err
 	}
 	var wgrp sync.WaitGroup
 	var mu sync.Mutex
@@ -613,9 +638,7 @@ func runLocks(l Lesson) (Result, error) {
 		})
 	}
 	wgrp.Wait()
-	r.add("race.naive", naive, "check-then-act: %d admitted for a burst of 5", naive)
-	r.add("race.keyed", keyed, "limiter.Keyed: %d admitted for a burst of 5", keyed)
-	return r, nil
+	return keyed, nil
 }
 
 func lessonQueue() Lesson {
