@@ -44,7 +44,9 @@ func (p *Page) OnNav(ctx app.Context) {
 		// the rest: say so rather than drop it silently.
 		p.m.linkErrs = append(p.m.linkErrs, "link: "+err.Error()+"; that part was ignored")
 	}
-	if p.m.lab.Setup().Trace == "" && q.Get("trace") == "nasa" {
+	nasa := p.m.lab.Setup().Trace == "" && q.Get("trace") == "nasa"
+	p.m.openClock(q, nasa)
+	if nasa {
 		loadNASA(ctx, p.m, false) // the link's clients stay as they are
 	}
 }
@@ -106,6 +108,7 @@ func loadNASA(ctx app.Context, m *labModel, quiet bool) {
 			if err != nil {
 				m.setErr("trace", err)
 				m.traceLabel = ""
+				m.openAt()
 				m.changed()
 				return
 			}
@@ -121,6 +124,7 @@ func loadNASA(ctx app.Context, m *labModel, quiet bool) {
 			} else {
 				m.traceLabel = ""
 			}
+			m.openAt() // the instant the link asked for, now that its trace is here
 			m.changed()
 		})
 	})
