@@ -96,6 +96,7 @@ func (v *lessonView) Render() app.UI {
 			app.Elem("dt").Text("What it shows"), app.Elem("dd").ID("lesson-shows").Text(l.Shows),
 			app.Elem("dt").Text("The interview point"), app.Elem("dd").ID("lesson-interview").Text(l.Interview),
 		),
+		ui.When(l.ID == explain.DesignLessonID, func() app.UI { return &designView{} }),
 		app.Elem("div").Class("row").Body(
 			app.Elem("button").ID("lesson-run").Class("btn primary").Text(runText).OnClick(v.onRun),
 			app.If(r.played && !r.done && r.lab != nil, app.Elem("button").ID("lesson-skip").Class("btn").Text("⏭ Skip to the end").OnClick(v.onSkip)),
