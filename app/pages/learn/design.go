@@ -114,28 +114,35 @@ func (v *designView) switchSection() app.UI {
 			"alice's "+strconv.Itoa(len(calls))+" requests get the answers the limiter gives, at the same budget of "+
 			explain.BudgetText(explain.SwitchLimit, explain.SwitchWindow)+"."),
 		v.kindButtons(),
-		app.Elem("div").Class("design-code-grid").Body(
-			codeBlock("design-caller", "The caller (the same text for every strategy)", explain.ServeCode),
-			codeBlock("design-factory", "The factory ("+explain.ConfigText(cfg)+")", explain.OneLimitCode(cfg)),
-		),
 		app.Elem("p").ID("design-switch-count").Class("design-count").Text(v.kind.Name()+": "+strconv.Itoa(admitted)+" of "+
 			strconv.Itoa(len(calls))+" admitted (200), "+strconv.Itoa(len(calls)-admitted)+" refused (429)"),
-		app.Elem("div").Class("table-wrap").TabIndex(0).Attr("aria-label", "alice's requests and the caller's replies, scrollable").Body(
-			app.Elem("table").ID("design-switch-table").Class("result-table design-table").Body(
-				app.Elem("thead").Body(app.Elem("tr").Body(
-					app.Elem("th").Attr("scope", "col").Text("request"),
-					app.Elem("th").Attr("scope", "col").Text("at"),
-					app.Elem("th").Attr("scope", "col").Text("Serve replies"),
-				)),
-				app.Elem("tbody").Body(app.Range(calls).Slice(func(i int) app.UI {
-					c := calls[i]
-					return app.Elem("tr").Body(
-						app.Elem("td").Text(strconv.Itoa(i+1)),
-						app.Elem("td").Text(durText(c.At)),
-						replyCell(c.Reply),
-					)
-				})),
+		app.Elem("div").Class("design-beside").Body(
+			app.Elem("div").Class("design-codes").Body(
+				codeBlock("design-caller", "The caller (the same text for every strategy)", explain.ServeCode),
+				codeBlock("design-factory", "The factory ("+explain.ConfigText(cfg)+")", explain.OneLimitCode(cfg)),
 			),
+			v.switchTable(calls),
+		),
+	)
+}
+
+// switchTable is alice's requests and Serve's replies.
+func (v *designView) switchTable(calls []explain.DemoCall) app.UI {
+	return app.Elem("div").Class("table-wrap design-demo").TabIndex(0).Attr("aria-label", "alice's requests and the caller's replies, scrollable").Body(
+		app.Elem("table").ID("design-switch-table").Class("result-table design-table").Body(
+			app.Elem("thead").Body(app.Elem("tr").Body(
+				app.Elem("th").Attr("scope", "col").Text("request"),
+				app.Elem("th").Attr("scope", "col").Text("at"),
+				app.Elem("th").Attr("scope", "col").Text("Serve replies"),
+			)),
+			app.Elem("tbody").Body(app.Range(calls).Slice(func(i int) app.UI {
+				c := calls[i]
+				return app.Elem("tr").Body(
+					app.Elem("td").Text(strconv.Itoa(i+1)),
+					app.Elem("td").Text(durText(c.At)),
+					replyCell(c.Reply),
+				)
+			})),
 		),
 	)
 }
@@ -146,9 +153,9 @@ func (v *designView) tiersSection() app.UI {
 		app.Elem("h3").ID("design-tiers-title").Text("Tiers: the factory reads the key"),
 		app.Elem("p").Text("The key carries the tier: a key that starts with pro: gets "+explain.BudgetText(explain.ProLimit, explain.DemoWindow)+
 			", any other key "+explain.BudgetText(explain.FreeLimit, explain.DemoWindow)+". Serve is unchanged; the strategy is the one chosen above."),
-		app.Elem("div").Class("design-code-grid").Body(
-			codeBlock("design-tiers-code", "The factory", explain.TiersCode),
-			app.Elem("div").Body(
+		app.Elem("div").Class("design-beside").Body(
+			app.Elem("div").Class("design-codes").Body(codeBlock("design-tiers-code", "The factory", explain.TiersCode)),
+			app.Elem("div").Class("design-demo").Body(
 				app.Elem("p").ID("design-tiers-configs").Class("mono small").Text("free = "+explain.ConfigText(free)+"\npro  = "+explain.ConfigText(pro)),
 				app.Elem("div").Class("row").Body(
 					app.Elem("button").ID("design-tier-free").Class("btn").Text("free:alice sends 10").OnClick(v.sendTier("free:alice"), "free:alice"),
@@ -184,9 +191,9 @@ func (v *designView) endpointsSection() app.UI {
 		app.Elem("h3").ID("design-endpoints-title").Text("A composite key: client + endpoint"),
 		app.Elem("p").Text("One key per client and endpoint, so alice spending her "+explain.BudgetText(explain.SearchLimit, explain.DemoWindow)+
 			" on /search leaves her "+explain.BudgetText(explain.UploadLimit, explain.DemoWindow)+" on /upload untouched, and bob's /upload is his own."),
-		app.Elem("div").Class("design-code-grid").Body(
-			codeBlock("design-endpoints-code", "The key and the factory", explain.PerEndpointCode),
-			app.Elem("div").Body(
+		app.Elem("div").Class("design-beside").Body(
+			app.Elem("div").Class("design-codes").Body(codeBlock("design-endpoints-code", "The key and the factory", explain.PerEndpointCode)),
+			app.Elem("div").Class("design-demo").Body(
 				app.Elem("p").ID("design-endpoints-configs").Class("mono small").Text("/search = "+explain.ConfigText(lim["/search"])+
 					"\n/upload = "+explain.ConfigText(lim["/upload"])),
 				app.Elem("div").Class("row").Body(buttons...),

@@ -3,6 +3,7 @@ package learn
 import (
 	"html"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -111,7 +112,14 @@ func TestDiagramBoxes(t *testing.T) {
 			}
 		}
 	}
-	if got := memberText("NewSlidingWindowCounter(limit int, window time.Duration) (*SlidingWindowCounter, error)"); got != "NewSlidingWindowCounter(limit int, window time.Duration) …" {
-		t.Errorf("long member: %q", got)
+	for m, want := range map[string][]string{
+		"NewSlidingWindowCounter(limit int, window time.Duration) (*SlidingWindowCounter, error)": {
+			"NewSlidingWindowCounter(limit int,", "    window time.Duration)", "    (*SlidingWindowCounter, error)"},
+		"AllowNAt(now Instant, key string, n int) (Decision, error)": {"AllowNAt(now Instant, key string, n int)", "    (Decision, error)"},
+		"State(now Instant, key string) (State, bool)":               {"State(now Instant, key string) (State, bool)"},
+	} {
+		if got := wrapMember(m, wrapAt); !slices.Equal(got, want) {
+			t.Errorf("wrap %q: %q; want %q", m, got, want)
+		}
 	}
 }

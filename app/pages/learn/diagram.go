@@ -10,17 +10,18 @@ import (
 )
 
 // The class diagram's geometry, in SVG user units: two columns of boxes
-// 490 wide (a member line is at most 62 characters at 12.5 units of
-// monospace), 100 apart for the edges' labels.
+// 390 wide, 80 apart for the edges' labels. A member line holds at most 46
+// characters (13-unit monospace); longer signatures wrap, their results
+// and then their parameters on indented lines.
 const (
-	diagW       = 1100
-	diagH       = 560
-	colLeft     = 10
-	colRight    = 600
-	boxW        = 490
-	memberLine  = 17
-	maxMemberCh = 62
-	busX        = 570 // the implements bus, left of the strategies
+	diagW      = 880
+	colLeft    = 10
+	colRight   = 480
+	boxW       = 390
+	memberLine = 17
+	wrapAt     = 46
+	busX       = 460 // the implements bus, left of the strategies
+	colGap     = 55  // between the left column's boxes, for the arrows' labels
 )
 
 // diagramSVG draws explain.DesignTypes: Keyed, Factory and Config on the
@@ -40,39 +41,44 @@ func diagramSVG() app.UI {
 	}
 	strategyBottom := add(byName["Strategy"], colRight, 10)
 	keyedBottom := add(byName["Keyed"], colLeft, 10)
-	add(byName["Factory"], colLeft, 190)
-	add(byName["Config"], colLeft, 310)
+	factoryTop := keyedBottom + colGap
+	factoryBottom := add(byName["Factory"], colLeft, factoryTop)
+	configTop := factoryBottom + colGap
+	bottom := add(byName["Config"], colLeft, configTop)
+	busTop := strategyBottom + 22
 	var edges []app.UI
-	y := 165.0
-	lastMid := 0.0
+	y, lastMid := busTop+15, 0.0
 	for _, d := range types {
 		if d.Implements == "" {
 			continue
 		}
 		b := add(d, colRight, y)
-		lastMid = (y + b) / 2
+		lastMid = y + 24
 		edges = append(edges, edge("M "+f(busX)+" "+f(lastMid)+" H "+f(colRight), true))
 		y = b + 10
 	}
+	bottom = max(bottom, y)
 	apex := colRight + boxW/2.0
+	midX := colLeft + boxW/2.0
+	returnsY := (factoryTop + factoryBottom) / 2
 	edges = append(edges,
 		// Implements: a hollow triangle under Strategy, the bus to the strategies.
 		svgPath("M "+f(apex)+" "+f(strategyBottom)+" l -8 13 h 16 z", "triangle"),
-		edge("M "+f(apex)+" "+f(strategyBottom+13)+" V 150 H "+f(busX)+" V "+f(lastMid), true),
+		edge("M "+f(apex)+" "+f(strategyBottom+13)+" V "+f(busTop)+" H "+f(busX)+" V "+f(lastMid), true),
 		// Keyed holds Strategies: a diamond at Keyed.
-		svgPath("M 500 50 l 10 -6 l 10 6 l -10 6 z", "diamond"),
-		edge("M 520 50 H "+f(colRight), false),
-		label(550, 42, "0..*"),
-		label(550, 68, "one per key"),
+		svgPath("M 400 50 l 10 -6 l 10 6 l -10 6 z", "diamond"),
+		edge("M 420 50 H "+f(colRight), false),
+		label(412, 42, "0..*"),
+		label(404, 68, "one per key"),
 		// Keyed calls its Factory; the Factory returns a Strategy and may call New(Config).
-		edge("M 250 "+f(keyedBottom)+" V 188", false), arrowHead(250, 188),
-		label(258, 168, "calls it on a key's first request"),
-		edge("M 500 222 H 540 V 100 H 598", false), arrowHead2(598, 100),
-		label(506, 214, "returns"),
-		edge("M 250 257 V 308", true), arrowHead(250, 308),
-		label(258, 288, "may build it with New(cfg)"),
+		edge("M "+f(midX)+" "+f(keyedBottom)+" V "+f(factoryTop-2), false), arrowHead(midX, factoryTop-2),
+		label(midX+8, keyedBottom+colGap/2+4, "calls it on a key's first request"),
+		edge("M 400 "+f(returnsY)+" H 440 V 100 H "+f(colRight-2), false), arrowHead2(colRight-2, 100),
+		label(404, returnsY-8, "returns"),
+		edge("M "+f(midX)+" "+f(factoryBottom)+" V "+f(configTop-2), true), arrowHead(midX, configTop-2),
+		label(midX+8, factoryBottom+colGap/2+4, "may build it with New(cfg)"),
 	)
-	return ui.SVG("svg").ID("design-diagram").Attr("viewBox", "0 0 "+strconv.Itoa(diagW)+" "+strconv.Itoa(diagH)).
+	return ui.SVG("svg").ID("design-diagram").Attr("viewBox", "0 0 "+strconv.Itoa(diagW)+" "+f(bottom+10)).
 		Attr("role", "group").Attr("aria-label", "Class diagram of package limiter: Keyed holds one Strategy per key, made by a Factory; "+
 		"six strategies implement Strategy; Config and New choose one").
 		Body(append(edges, nodes...)...)
@@ -92,32 +98,54 @@ func diagramBox(d explain.DesignType, x, y float64) (app.UI, float64) {
 		parts = append(parts, svgText(x+boxW/2, y+21, "name", "middle", d.Name))
 	}
 	members := append(append(append([]string{}, d.Fields...), d.Funcs...), d.Methods...)
-	full := make([]string, 0, len(members)+1)
-	for i, m := range members {
-		parts = append(parts, svgText(x+10, sep+float64(i+1)*memberLine-3, "member", "start", memberText(m)).
-			DataSet("member", m))
-		full = append(full, m)
+	lines := 0
+	for _, m := range members {
+		wrapped := wrapMember(m, wrapAt)
+		spans := make([]app.UI, len(wrapped))
+		for i, w := range wrapped {
+			spans[i] = ui.SVG("tspan").Attr("x", f(x+10)).Attr("y", f(sep+float64(lines+i+1)*memberLine-3)).Text(w)
+		}
+		parts = append(parts, ui.SVG("text").DataSet("part", "member").DataSet("member", m).Body(spans...))
+		lines += len(wrapped)
 	}
-	h := sep - y + float64(len(members))*memberLine + 8
+	h := sep - y + float64(lines)*memberLine + 8
 	box := ui.SVG("rect").Attr("x", f(x)).Attr("y", f(y)).Attr("width", f(boxW)).Attr("height", f(h)).Attr("rx", "6").DataSet("part", "box")
 	line := ui.SVG("line").Attr("x1", f(x)).Attr("x2", f(x+boxW)).Attr("y1", f(sep)).Attr("y2", f(sep)).DataSet("part", "sep")
-	title := ui.SVG("title").Text("limiter/" + d.File + ": " + d.Name + "\n" + strings.Join(full, "\n"))
+	title := ui.SVG("title").Text("limiter/" + d.File + ": " + d.Name + "\n" + strings.Join(members, "\n"))
 	body := append([]app.UI{title, box, line}, parts...)
 	return ui.SVG("a").ID("design-box-"+d.Name).Attr("href", explain.ShippedDir+d.File).Attr("target", "_blank").
 		Attr("aria-label", d.Name+": its source, limiter/"+d.File).DataSet("file", d.File).Body(body...), h
 }
 
-// memberText is a member as the box shows it: a constructor too long for
-// the box loses its results ("NewSlidingWindowCounter(limit int, window
-// time.Duration) …"); the box's title has it whole.
-func memberText(m string) string {
-	if len(m) <= maxMemberCh {
-		return m
+// wrapMember splits a signature longer than width characters: its results
+// go to a line of their own, then its parameters are broken after commas;
+// the lines after the first are indented by 4.
+func wrapMember(m string, width int) []string {
+	if len([]rune(m)) <= width {
+		return []string{m}
 	}
+	head, results := m, ""
 	if i := strings.Index(m, ") ("); i > 0 {
-		return m[:i+1] + " …"
+		head, results = m[:i+1], m[i+2:]
 	}
-	return m
+	var out []string
+	line := ""
+	for _, part := range strings.SplitAfter(head, ", ") {
+		if line != "" && len([]rune(line+part)) > width {
+			out = append(out, strings.TrimRight(line, " "))
+			line = "    "
+		}
+		line += part
+	}
+	out = append(out, line)
+	if results != "" {
+		if last := out[len(out)-1]; len([]rune(last+" "+results)) <= width {
+			out[len(out)-1] = last + " " + results
+		} else {
+			out = append(out, "    "+results)
+		}
+	}
+	return out
 }
 
 func svgText(x, y float64, part, anchor, s string) app.HTMLElem {
