@@ -121,7 +121,8 @@ func OneLimit(cfg limiter.Config) limiter.Factory {
 // every strategy but its one constructor line, which builds exactly cfg.
 func OneLimitCode(cfg limiter.Config) string {
 	return "keyed, err := limiter.NewKeyed(func(key string) (limiter.Strategy, error) {\n" +
-		"\treturn " + goConstructor(cfg) + " // the only line that changes\n" +
+		"\t// The only line that changes with the strategy:\n" +
+		"\treturn " + goConstructor(cfg) + "\n" +
 		"}, limiter.KeyedOptions{})"
 }
 

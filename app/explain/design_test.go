@@ -226,7 +226,7 @@ func TestDesignCodeIsSource(t *testing.T) {
 }
 
 // TestOneLimitCode checks the factory text of every strategy: the same
-// three lines but the constructor, which is exactly Budget's config.
+// four lines but the constructor, which is exactly Budget's config.
 func TestOneLimitCode(t *testing.T) {
 	want := map[limiter.Kind]string{
 		limiter.KindTokenBucket:          "limiter.NewTokenBucket(5, 5)",
@@ -239,7 +239,7 @@ func TestOneLimitCode(t *testing.T) {
 	for _, k := range limiter.Kinds {
 		got := OneLimitCode(Budget(k, SwitchLimit, SwitchWindow))
 		exp := "keyed, err := limiter.NewKeyed(func(key string) (limiter.Strategy, error) {\n" +
-			"\treturn " + want[k] + " // the only line that changes\n}, limiter.KeyedOptions{})"
+			"\t// The only line that changes with the strategy:\n\treturn " + want[k] + "\n}, limiter.KeyedOptions{})"
 		if got != exp {
 			t.Errorf("%s:\n%s\nwant\n%s", k, got, exp)
 		}

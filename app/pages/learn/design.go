@@ -131,7 +131,7 @@ func (v *designView) switchTable(calls []explain.DemoCall) app.UI {
 	return app.Elem("div").Class("table-wrap design-demo").TabIndex(0).Attr("aria-label", "alice's requests and the caller's replies, scrollable").Body(
 		app.Elem("table").ID("design-switch-table").Class("result-table design-table").Body(
 			app.Elem("thead").Body(app.Elem("tr").Body(
-				app.Elem("th").Attr("scope", "col").Text("request"),
+				app.Elem("th").Attr("scope", "col").Attr("aria-label", "request").Text("#"),
 				app.Elem("th").Attr("scope", "col").Text("at"),
 				app.Elem("th").Attr("scope", "col").Text("Serve replies"),
 			)),
