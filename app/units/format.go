@@ -101,3 +101,20 @@ const Unreadable = "\x00unreadable"
 func TwoDecimals(t time.Duration) string {
 	return strconv.FormatFloat(t.Seconds(), 'f', 2, 64) + " s"
 }
+
+// FormatAxis formats instant t as a time axis label in seconds, with as
+// many decimals as the tick step needs to tell ticks apart and no more:
+// step 1 s gives "12 s", 200 ms "0.2 s", 5 ms "0.995 s", 20 µs
+// "0.99002 s". Exact: t is written from its nanoseconds, never through a
+// float, so that "1.000 s" is never "0.999 s".
+func FormatAxis(t limiter.Instant, step time.Duration) string {
+	unit := int64(time.Second)
+	for unit > 1 && step%time.Duration(unit) != 0 {
+		unit /= 10
+	}
+	if unit == int64(time.Second) {
+		return strconv.FormatInt(int64(t/time.Second), 10) + " s"
+	}
+	// t in units of `unit` ns, rounded toward zero, over the units per second.
+	return fixed(int64(t)/unit, int64(time.Second)/unit) + " s"
+}

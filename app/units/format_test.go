@@ -65,3 +65,27 @@ func TestParamParseUnreadable(t *testing.T) {
 		t.Errorf("Parse(Unreadable) error = %v; want %q", err, want)
 	}
 }
+
+func TestFormatAxis(t *testing.T) {
+	for _, c := range []struct {
+		t, step time.Duration
+		want    string
+	}{
+		{0, time.Second, "0 s"},
+		{39559 * time.Second, time.Second, "39559 s"},
+		{10 * time.Second, 5 * time.Second, "10 s"},
+		{200 * time.Millisecond, 200 * time.Millisecond, "0.2 s"},
+		{1500 * time.Millisecond, 500 * time.Millisecond, "1.5 s"},
+		{time.Second, 100 * time.Millisecond, "1.0 s"},
+		{990 * time.Millisecond, 10 * time.Millisecond, "0.99 s"},
+		{995 * time.Millisecond, 5 * time.Millisecond, "0.995 s"},
+		{time.Second, 2 * time.Millisecond, "1.000 s"},
+		{990020 * time.Microsecond, 20 * time.Microsecond, "0.99002 s"},
+		{-500 * time.Millisecond, 500 * time.Millisecond, "-0.5 s"},
+		{3, 1, "0.000000003 s"},
+	} {
+		if got := FormatAxis(c.t, c.step); got != c.want {
+			t.Errorf("FormatAxis(%v, %v) = %q, want %q", c.t, c.step, got, c.want)
+		}
+	}
+}
