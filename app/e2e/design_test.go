@@ -276,6 +276,15 @@ func testSourceViewScroll(p *page) {
 		f.t.Errorf("outlined line %d reads %q; want %q", line, got, text)
 	}
 	f.screenshot("design-6-source-step-line.png")
+
+	// On a phone the steps' code lines scroll in their own boxes: the page
+	// does not scroll sideways.
+	p.do(chromedp.EmulateViewport(390, 844))
+	defer p.do(chromedp.EmulateViewport(1280, 800))
+	f.waitCount(refill, 1)
+	f.noHorizontalScroll()
+	f.eval(`document.getElementById("insp-code").scrollIntoView({block: "start"}), "ok"`)
+	f.screenshot("design-7-source-steps-390.png")
 }
 
 func readLimiterFile(t *testing.T, name string) string {
