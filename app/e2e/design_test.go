@@ -20,27 +20,28 @@ import (
 )
 
 // TestDesignLesson drives the design lesson (the first) and the source
-// view of the inspector, end to end.
+// view of the inspector, end to end; each subtest opens its page anew.
 func TestDesignLesson(t *testing.T) {
 	chromium := findChromium(t)
 	base := startServer(t)
 	p := openPage(t, chromium, base)
 	p.do(chromedp.EmulateViewport(1280, 800))
-	l := p.freshLearn(base + "/learn")
-	t.Run("First", func(t *testing.T) { testDesignFirst(l.on(t)) })
-	t.Run("Diagram", func(t *testing.T) { testDesignDiagram(l.on(t)) })
-	t.Run("Switch", func(t *testing.T) { testDesignSwitch(l.on(t)) })
-	t.Run("TiersAndEndpoints", func(t *testing.T) { testDesignTiersAndEndpoints(l.on(t)) })
-	t.Run("Widths", func(t *testing.T) { testDesignWidths(l.on(t)) })
-	t.Run("SourceView", func(t *testing.T) { testSourceViewScroll(l.on(t)) })
+	design := func(t *testing.T) *learnPage {
+		return p.on(t).openLearn(base + "/learn?lesson=" + explain.DesignLessonID)
+	}
+	t.Run("First", func(t *testing.T) { testDesignFirst(p.on(t).openLearn(base + "/learn")) })
+	t.Run("Diagram", func(t *testing.T) { testDesignDiagram(design(t)) })
+	t.Run("Switch", func(t *testing.T) { testDesignSwitch(design(t)) })
+	t.Run("TiersAndEndpoints", func(t *testing.T) { testDesignTiersAndEndpoints(design(t)) })
+	t.Run("Widths", func(t *testing.T) { testDesignWidths(p.on(t)) })
+	t.Run("SourceView", func(t *testing.T) {
+		testSourceViewScroll(p.on(t).openLearn(base + "/learn?lesson=burst-vs-rate"))
+	})
 }
-
-// on is p reporting to t (a subtest).
-func (p *page) on(t *testing.T) *page { return &page{t: t, ctx: p.ctx, base: p.base} }
 
 // testDesignFirst: the design lesson is the first in the list and the one
 // the intro starts with, numbered 1.
-func testDesignFirst(p *page) {
+func testDesignFirst(p *learnPage) {
 	p.waitCount("#lesson-list li", len(explain.Lessons()))
 	if got := p.eval(`document.querySelector("#lesson-list li:first-child a").id`); got != "lesson-link-"+explain.DesignLessonID {
 		p.t.Errorf("first lesson link %q; want lesson-link-%s", got, explain.DesignLessonID)
@@ -55,15 +56,14 @@ func testDesignFirst(p *page) {
 	// and its check passes with explain's message.
 	r, _ := l.Run()
 	_, msg := l.Check(r)
-	p.click("#lesson-run")
-	p.waitLessonChecked()
+	p.runLesson()
 	p.waitText("#lesson-check-msg", msg)
 	p.waitCount("#lesson-table tbody tr", len(explain.SwitchRequests()))
 }
 
 // testDesignDiagram: one box per type, each linked to a file the server
 // serves (HTTP 200) whose text is limiter/'s, each drawing its members.
-func testDesignDiagram(p *page) {
+func testDesignDiagram(p *learnPage) {
 	types := explain.DesignTypes()
 	p.waitCount("#design-diagram a", len(types))
 	lim, err := explain.LimiterDir()
@@ -126,7 +126,7 @@ func switchWant(t *testing.T, kind limiter.Kind) (rows []string, admitted int) {
 // testDesignSwitch: every strategy in turn; the caller's code stays byte
 // for byte the same, the factory's names the strategy, and the replies are
 // the limiter's own.
-func testDesignSwitch(p *page) {
+func testDesignSwitch(p *learnPage) {
 	caller := ""
 	for i, k := range limiter.Kinds {
 		p.click("#design-kind-" + string(k))
@@ -158,7 +158,7 @@ func testDesignSwitch(p *page) {
 
 // testDesignTiersAndEndpoints: with token buckets, the tiers' and
 // endpoints' buttons give the limiter's own counts.
-func testDesignTiersAndEndpoints(p *page) {
+func testDesignTiersAndEndpoints(p *learnPage) {
 	kind := limiter.KindTokenBucket
 	p.click("#design-kind-" + string(kind))
 	p.waitAttrOf("#design-kind-"+string(kind), "aria-pressed", "true")
@@ -223,7 +223,7 @@ func testDesignTiersAndEndpoints(p *page) {
 func testDesignWidths(p *page) {
 	for _, vp := range [][2]int64{{1024, 768}, {390, 844}} {
 		p.do(chromedp.EmulateViewport(vp[0], vp[1]))
-		f := p.freshLearn(p.base + "/learn?lesson=" + explain.DesignLessonID)
+		f := p.openLearn(p.base + "/learn?lesson=" + explain.DesignLessonID)
 		f.waitCount("#design-diagram", 1)
 		f.noHorizontalScroll()
 		f.click("#design-kind-" + string(limiter.KindSlidingWindowLog))
@@ -237,13 +237,11 @@ func testDesignWidths(p *page) {
 // testSourceViewScroll: the inspector's source opens scrolled to its first
 // highlight; a step's line button scrolls to and outlines that line, whose
 // text is the step's code in limiter/.
-func testSourceViewScroll(p *page) {
-	f := p.freshLearn(p.base + "/learn?lesson=burst-vs-rate")
-	f.click("#lesson-run")
-	f.waitLessonChecked()
-	f.click("#mark-0-14")
-	f.waitCount("#inspector", 1)
-	f.click("#insp-source-toggle")
+func testSourceViewScroll(f *learnPage) {
+	p := f
+	f.runLesson()
+	f.inspect("0-14")
+	f.showSource()
 	f.waitCount(".src[data-file='tokenbucket.go'] .src-line", strings.Count(readLimiterFile(p.t, "tokenbucket.go"), "\n"))
 	inView := func(file, sel string) string {
 		return f.eval(fmt.Sprintf(`(() => {

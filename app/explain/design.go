@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/units"
 	"github.com/ratelab/ratelab/limiter"
 )
 
@@ -289,12 +290,12 @@ func ReplyText(r Reply) string {
 	case 200:
 		return fmt.Sprintf("200 (%d left)", r.Remaining)
 	case 429:
-		return "429 (retry after " + dur(r.RetryAfter) + ")"
+		return "429 (retry after " + units.FormatDuration(r.RetryAfter) + ")"
 	}
 	return fmt.Sprintf("%d (%s)", r.Status, r.Err)
 }
 
 // BudgetText says a demo budget in words: "5 per 1 min".
 func BudgetText(limit int, window time.Duration) string {
-	return fmt.Sprintf("%d per %s", limit, span(window))
+	return fmt.Sprintf("%d per %s", limit, units.FormatSpan(window))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ratelab/ratelab/app/units"
 	"github.com/ratelab/ratelab/limiter"
 )
 
@@ -57,7 +58,7 @@ func runDesign(l Lesson) (Result, error) {
 	r := Result{Lesson: l.ID, Columns: []string{"request", "at"}}
 	at := SwitchRequests()
 	for i, t := range at {
-		r.Rows = append(r.Rows, []string{strconv.Itoa(i + 1), dur(t)})
+		r.Rows = append(r.Rows, []string{strconv.Itoa(i + 1), units.FormatDuration(t)})
 	}
 	var seqs []string
 	for _, k := range limiter.Kinds {

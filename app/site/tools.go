@@ -162,6 +162,7 @@ func (t *Tools) overlay() app.UI {
 				}),
 			),
 			app.Elem("p").Class("hint").Text("Decisions are told by shape and text as well as colour: ✓ allowed, ✕ denied. A screen reader hears the latest decision, at most once a second."),
+			app.If(Build() != "", app.Elem("p").ID("build-id").Class("hint").Text("Build "+Build())),
 		),
 	)
 }

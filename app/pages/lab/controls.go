@@ -13,6 +13,7 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/site"
 	"github.com/ratelab/ratelab/app/ui"
 	"github.com/ratelab/ratelab/app/ui/browser"
 	"github.com/ratelab/ratelab/app/units"
@@ -584,7 +585,7 @@ func quizLinkFor(m *labModel) string {
 		v.Del("client")
 	}
 	v.Set("mode", "quiz")
-	return "/learn?" + v.Encode()
+	return site.Href("/learn?" + v.Encode())
 }
 
 func shareLink(m *labModel) string {
@@ -592,7 +593,7 @@ func shareLink(m *labModel) string {
 	if app.IsClient {
 		origin = browser.Origin()
 	}
-	return origin + "/lab?" + linkQuery(m)
+	return origin + site.Href("/lab?"+linkQuery(m))
 }
 
 // linkQuery is the query of the lab's link: the setup, and the client a

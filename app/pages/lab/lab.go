@@ -101,7 +101,7 @@ func (p *Page) Render() app.UI {
 func loadNASA(ctx app.Context, m *labModel, quiet bool) {
 	m.traceLabel = "loading " + nasaLabel + "…"
 	m.changed()
-	browser.FetchText(nasaURL, func(text string, err error) {
+	browser.FetchText(ctx.ResolveStaticResource(nasaURL), func(text string, err error) {
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
 				m.setErr("trace", err)

@@ -475,13 +475,13 @@ const axisCharW = 9.5
 func axisLabels(a ui.Axis) []axisLabel {
 	step := tickStep(a.To - a.From)
 	first := (a.From + step - 1) / step * step
-	widest := len(secs(a.To) + " s")
+	widest := len(units.FormatSecs(a.To) + " s")
 	spacing := a.X(a.From+step) - a.X(a.From)
 	k := max(1, int(math.Ceil((float64(widest)*axisCharW+10)/spacing)))
 	var labels []axisLabel
 	for t := first; t <= a.To; t += step {
 		if int64(t/step)%int64(k) == 0 {
-			labels = append(labels, axisLabel{a.X(t), secs(t) + " s"})
+			labels = append(labels, axisLabel{a.X(t), units.FormatSecs(t) + " s"})
 		}
 	}
 	return labels
@@ -591,7 +591,7 @@ func stateLine(st limiter.State, now sim.Instant) (string, float64) {
 		}
 		return "water level " + units.FormatTokens(st.Level) + " of " + lim + " · queue delay " + units.FormatRetry(delay), frac(st.Level)
 	case limiter.KindFixedWindow:
-		return "window [" + secs(st.WindowStart) + " s, " + secs(st.WindowStart+st.Window) + " s): " + strconv.Itoa(st.Count) + " of " + lim, frac(float64(st.Count))
+		return "window [" + units.FormatSecs(st.WindowStart) + " s, " + units.FormatSecs(st.WindowStart+st.Window) + " s): " + strconv.Itoa(st.Count) + " of " + lim, frac(float64(st.Count))
 	case limiter.KindSlidingWindowLog:
 		return strconv.Itoa(len(st.Log)) + " timestamps in the last " + units.FormatWindow(st.Window) + " (of " + lim + ")", frac(float64(st.Count))
 	case limiter.KindSlidingWindowCounter:

@@ -6,6 +6,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/explain"
+	"github.com/ratelab/ratelab/app/site"
+	"github.com/ratelab/ratelab/app/units"
 	"github.com/ratelab/ratelab/limiter"
 )
 
@@ -254,9 +256,7 @@ func codeBlock(id, caption, code string) app.UI {
 }
 
 // durText is an instant as the design demos write it: "1.5 s", "0 s".
-func durText(d time.Duration) string {
-	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
-}
+func durText(d time.Duration) string { return units.FormatSecs(d) + " s" }
 
 // designNotes says what the diagram and the demos mean, with links to the
 // lessons that go deeper.
@@ -266,7 +266,7 @@ func designNotes() app.UI {
 			append([]app.UI{app.Elem("h4").Text(title)}, body...)...)
 	}
 	link := func(id, lesson, text string) app.UI {
-		return app.Elem("a").ID("design-link-"+id).Attr("href", "/learn?lesson="+lesson).Text(text)
+		return app.Elem("a").ID("design-link-"+id).Attr("href", site.Href("/learn?lesson="+lesson)).Text(text)
 	}
 	return app.Elem("div").ID("design-notes").Class("design-notes").Body(
 		note("strategy", "The Strategy pattern",

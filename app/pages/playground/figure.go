@@ -118,7 +118,7 @@ func (v *view) ticks(a ui.Axis) app.UI {
 			x := a.X(now - time.Duration(float64(k)*step*float64(time.Second)))
 			label := "now"
 			if k > 0 {
-				label = "−" + units.Num(float64(k)*step) + " s"
+				label = units.FormatSecondsAgo(float64(k) * step)
 			}
 			return ui.SVG("g").Body(
 				ui.SVG("line").Attr("x1", ui.F1(x)).Attr("x2", ui.F1(x)).Attr("y1", axisY-4).Attr("y2", axisY+4).Attr("stroke", "#8c959f"),
