@@ -98,6 +98,7 @@ func testDesignDiagram(p *learnPage) {
 	}
 	p.eval(`document.getElementById("design-diagram").scrollIntoView({block: "start"}), "ok"`)
 	p.screenshot("design-1-diagram-1280.png")
+	p.axe(axeScript(p.t), "design lesson")
 }
 
 // switchWant is what the page must show for kind: alice's requests decided

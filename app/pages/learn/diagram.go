@@ -114,7 +114,7 @@ func diagramBox(d explain.DesignType, x, y float64) (app.UI, float64) {
 	title := ui.SVG("title").Text("limiter/" + d.File + ": " + d.Name + "\n" + strings.Join(members, "\n"))
 	body := append([]app.UI{title, box, line}, parts...)
 	return ui.SVG("a").ID("design-box-"+d.Name).Attr("href", explain.ShippedDir+d.File).Attr("target", "_blank").
-		Attr("aria-label", d.Name+": its source, limiter/"+d.File).DataSet("file", d.File).Body(body...), h
+		DataSet("file", d.File).Body(body...), h
 }
 
 // wrapMember splits a signature longer than width characters: its results
