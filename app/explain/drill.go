@@ -93,5 +93,16 @@ func Cards() []Card {
 				"time.Since uses it, but Unix timestamps and values read back from storage do not. Test with explicit instants " +
 				"so that no test depends on real time.",
 		},
+		{
+			ID: "design", Lesson: DesignLessonID,
+			Question: "Design a rate limiter library: which types, and where do the locks go?",
+			Answer: "One interface, Strategy, with AllowN(now, n) returning a decision (allowed, remaining, retry-after), and " +
+				"one type per algorithm behind it, so callers never name an algorithm and a new one changes no caller. A keyed " +
+				"limiter holds one strategy per key in a map and makes a key's strategy lazily, on its first request, from a " +
+				"factory that receives the key: tiers (free or pro by API key) and composite keys (client + endpoint) are then " +
+				"decisions of the factory alone. Lock per key, with the map sharded, so unrelated clients never wait on each " +
+				"other; creation is check-then-act, so check again under the write lock before inserting. Evict idle keys " +
+				"after a TTL, but only when their state is fresh, and pass time in explicitly so tests are exact.",
+		},
 	}
 }

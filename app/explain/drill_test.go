@@ -26,7 +26,7 @@ func TestCardsLinkLessons(t *testing.T) {
 			t.Errorf("lesson %s has no card", l.ID)
 		}
 	}
-	if len(Cards()) != 8 {
-		t.Errorf("%d cards; want 8", len(Cards()))
+	if len(Cards()) != 9 {
+		t.Errorf("%d cards; want 9", len(Cards()))
 	}
 }

@@ -22,7 +22,7 @@ var gatewaySkew = [gateways]time.Duration{-300 * time.Millisecond, 0, 300 * time
 
 func lessonGateways() Lesson {
 	return Lesson{
-		ID: "many-gateways", Number: 7, Title: "From one process to many",
+		ID: "many-gateways", Title: "From one process to many",
 		Watch: "A client sends 60 requests per second through a load balancer to 3 gateway instances (round robin), for 3 s: " +
 			"180 requests. The limit is 10 per second (fixed window), 30 in 3 s. Each column is one way to enforce it: " +
 			"(a) a local limiter in each instance; (b) one shared store that every instance asks, 10 ms away (a 20 ms round " +

@@ -67,12 +67,17 @@ func TestGoProgramBuilds(t *testing.T) {
 	goCmd(t, dir, "vet", "./...")
 }
 
-// TestGoProgramRuns runs the tiered program and checks its answers: the
+// TestGoProgramRuns runs a tiered program and checks its answers: the
 // default tier's burst of 2, then a 429 with Retry-After and the RateLimit
-// fields; the pro tier's own limit.
+// fields; the pro tier's own limit. The program runs on the real clock, so
+// its rates are slow enough (one token per 100 s) that no token comes back
+// while the test sends, however slow the machine.
 func TestGoProgramRuns(t *testing.T) {
 	dir := goModule(t)
-	writeFile(t, filepath.Join(dir, "main.go"), GoProgram(goSetups()["tiered"]))
+	s := goSetups()["tiered"]
+	s.Config.Rate = 0.01
+	s.Tiers = map[string]limiter.Config{"pro": {Kind: limiter.KindTokenBucket, Rate: 0.01, Burst: 10}}
+	writeFile(t, filepath.Join(dir, "main.go"), GoProgram(s))
 	bin := filepath.Join(dir, "hello")
 	goCmd(t, dir, "build", "-o", bin, ".")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -115,13 +120,13 @@ func TestGoProgramRuns(t *testing.T) {
 			t.Errorf("alice request %d: body %q", i+1, body)
 		}
 		if want == 429 {
-			if ra := res.Header.Get("Retry-After"); ra != "1" {
-				t.Errorf("429 Retry-After %q, want 1", ra)
+			if ra := res.Header.Get("Retry-After"); ra != "100" {
+				t.Errorf("429 Retry-After %q, want 100", ra)
 			}
-			if p, want := res.Header.Get("RateLimit-Policy"), `"default";q=2;ratelab-rate="1"`; p != want {
+			if p, want := res.Header.Get("RateLimit-Policy"), `"default";q=2;ratelab-rate="0.01"`; p != want {
 				t.Errorf("429 RateLimit-Policy %q, want %q", p, want)
 			}
-			if r, want := res.Header.Get("RateLimit"), `"default";r=0;t=1`; r != want {
+			if r, want := res.Header.Get("RateLimit"), `"default";r=0;t=100`; r != want {
 				t.Errorf("429 RateLimit %q, want %q", r, want)
 			}
 		}

@@ -43,9 +43,11 @@ func OutcomeOf(d limiter.Decision, n int) Outcome {
 
 // Step is one line of a worked decision: a label ("tokens now"), the
 // formula filled in with the real values ("min(5, 0.5 + 0.75)"; may be
-// empty) and the result ("1.25").
+// empty) and the result ("1.25"), and the limiter line that computes it
+// (Code.File is "" for a step no one line computes).
 type Step struct {
 	Label, Formula, Value string
+	Code                  StepCode
 }
 
 // String renders the step as one line: "label: formula = value".
@@ -135,6 +137,7 @@ func Explain(in Input) Explanation {
 		x.slidingCounter()
 	}
 	x.verdict()
+	x.attachCode()
 	return e
 }
 
@@ -145,7 +148,7 @@ type explainer struct {
 }
 
 func (x *explainer) step(label, formula, value string) {
-	x.e.Steps = append(x.e.Steps, Step{label, formula, value})
+	x.e.Steps = append(x.e.Steps, Step{Label: label, Formula: formula, Value: value})
 }
 
 func (x *explainer) nowFormula() string {

@@ -22,7 +22,8 @@ import (
 // page draws; Setup is then nil and Traffic describes the clients.
 type Lesson struct {
 	// ID is the lesson's stable name, for links ("#lesson=boundary-burst").
-	ID     string
+	ID string
+	// Number is the lesson's place in Lessons(), from 1; Lessons sets it.
 	Number int
 	Title  string
 	// Watch says what to look at, Shows what it demonstrates, Interview
@@ -138,9 +139,14 @@ func (l Lesson) Run() (Result, error) {
 // seen"), in a sentence with the numbers.
 func (l Lesson) Check(r Result) (ok bool, message string) { return l.check(r) }
 
-// Lessons returns the seven guided lessons, in order.
+// Lessons returns the eight guided lessons, in order, each numbered by its
+// place in the list (links name a lesson by its ID, never its number).
 func Lessons() []Lesson {
-	return []Lesson{lessonBurst(), lessonBoundary(), lessonClock(), lessonEviction(), lessonLocks(), lessonQueue(), lessonGateways()}
+	ls := []Lesson{lessonDesign(), lessonBurst(), lessonBoundary(), lessonClock(), lessonEviction(), lessonLocks(), lessonQueue(), lessonGateways()}
+	for i := range ls {
+		ls[i].Number = i + 1
+	}
+	return ls
 }
 
 // LessonByID returns the lesson with the given ID, and false if none.
@@ -157,7 +163,7 @@ func lane(c limiter.Config) sim.LaneSpec { return sim.LaneSpec{Config: c} }
 
 func lessonBurst() Lesson {
 	return Lesson{
-		ID: "burst-vs-rate", Number: 1, Title: "Burst versus sustained rate",
+		ID: "burst-vs-rate", Title: "Burst versus sustained rate",
 		Watch: "Both lanes refill 5 tokens per second; the first holds 10, the second 1. One client sends 20 requests per second, one every 50 ms " +
 			"from 0 s to 5 s, both included: 101 requests. Watch the first second, then the steady state.",
 		Shows: "The bucket size (burst) is not a per-second cap: in the first second the full bucket is spent and the refill " +
@@ -192,7 +198,7 @@ func lessonBoundary() Lesson {
 		return lane(c)
 	}
 	return Lesson{
-		ID: "boundary-burst", Number: 2, Title: "The fixed-window boundary burst",
+		ID: "boundary-burst", Title: "The fixed-window boundary burst",
 		Watch: "Three lanes with the same budget, 10 per second. Mallory sends 10 requests 100 ms before a window boundary (at " +
 			"0.9 s) and 10 more at the boundary (at 1 s): 20 requests. Watch the worst case: the most admitted within any 1 s.",
 		Shows: "The fixed window admits both bursts, all 20 within 100 ms: twice the limit inside one window length. The sliding window " +
@@ -224,7 +230,7 @@ func lessonBoundary() Lesson {
 
 func lessonClock() Lesson {
 	return Lesson{
-		ID: "monotonic-clock", Number: 3, Title: "Why a monotonic clock",
+		ID: "monotonic-clock", Title: "Why a monotonic clock",
 		Watch: "One client sends 4 requests per second for 12 s (48 requests) to two identical token buckets (2 per second, burst 4). The first gets " +
 			"instants from the monotonic clock; the second from a deliberately naive demo clock that subtracts wall-clock " +
 			"Unix times. At 4 s the wall clock is set back 10 s; at 8 s it jumps forward 1 hour.",
@@ -388,7 +394,7 @@ const (
 
 func lessonEviction() Lesson {
 	return Lesson{
-		ID: "per-client-eviction", Number: 4, Title: "Per-client buckets and idle eviction",
+		ID: "per-client-eviction", Title: "Per-client buckets and idle eviction",
 		Watch: "5,000 clients each send one request, one per millisecond over 5 s, to a keyed token bucket (1 per second, " +
 			"burst 5, idle TTL 2 s, swept every second). Mallory sends 10 at once at 0 s and 5 more at 3 s. Watch the keys " +
 			"held, and compare a naive TTL cache that drops any key idle for 2 s.",
@@ -554,7 +560,7 @@ func LockRequests() []LockRequest {
 
 func lessonLocks() Lesson {
 	return Lesson{
-		ID: "lock-design", Number: 5, Title: "Lock design: one global lock or a lock per key",
+		ID: "lock-design", Title: "Lock design: one global lock or a lock per key",
 		Watch: "Three waves of 9 simultaneous decisions (8 clients, c1 sends two) on the 2 cores of the machine the limiter's " +
 			"benchmark ran on, each decision holding its lock for the time that benchmark measured (480 ns under one global " +
 			"lock, 485 ns with limiter.Keyed's lock per key). The table gives each decision's start and wait under one " +
@@ -645,7 +651,7 @@ func lessonQueue() Lesson {
 	nodelay, _ := sim.PresetByID("nginx-nodelay")
 	delay, _ := sim.PresetByID("nginx-delay")
 	return Lesson{
-		ID: "queue-vs-meter", Number: 6, Title: "Leaky bucket: a queue or a meter",
+		ID: "queue-vs-meter", Title: "Leaky bucket: a queue or a meter",
 		Watch: "nginx limit_req rate=10r/s burst=20, with and without nodelay. A client fires 30 requests at once, then 5 more at 1.5 s. " +
 			"Compare the decisions, then the delay of each admitted request.",
 		Shows: "Both lanes make the same decisions: 21 of 30 pass (the burst of 20 plus the one the rate allows at once) and " +

@@ -196,7 +196,7 @@ func TestRecordedLockBenchIsREADMEs(t *testing.T) {
 	}
 	// The rows the README says the lesson quotes (its latest table may be a
 	// later run).
-	i := bytes.Index(b, []byte("The lock-design lesson (`/learn`, lesson 5) quotes"))
+	i := bytes.Index(b, []byte("The lock-design lesson (`/learn?lesson=lock-design`) quotes"))
 	if i < 0 {
 		t.Fatal("README does not say which KeyedScaling rows the lock-design lesson quotes")
 	}
@@ -342,12 +342,12 @@ func TestGatewaysReadThenWrite(t *testing.T) {
 	}
 }
 
-// TestLessonsList checks seven lessons, numbered 1 to 7, with distinct IDs
-// and every text filled in.
+// TestLessonsList checks eight lessons, numbered 1 to 8 in their order,
+// with distinct IDs and every text filled in.
 func TestLessonsList(t *testing.T) {
 	ls := Lessons()
-	if len(ls) != 7 {
-		t.Fatalf("%d lessons; want 7", len(ls))
+	if len(ls) != 8 {
+		t.Fatalf("%d lessons; want 8", len(ls))
 	}
 	seen := map[string]bool{}
 	for i, l := range ls {
@@ -411,6 +411,16 @@ func parseDur(t *testing.T, s string) time.Duration {
 // lesson 6's last admitted request waits 1 s, not 2 s.)
 func TestLessonTextsMatchRuns(t *testing.T) {
 	claims := map[string]func(Lesson, Result) []string{
+		DesignLessonID: func(l Lesson, r Result) []string {
+			if len(r.Rows) != len(SwitchRequests()) {
+				t.Errorf("design table: %d rows; want one per request", len(r.Rows))
+			}
+			return []string{
+				fmt.Sprintf("the same %d requests of alice get other answers", len(SwitchRequests())),
+				fmt.Sprintf("a key that starts with pro: %d per minute and any other key %d", r.f("tier.pro"), r.f("tier.free")),
+				"six strategies behind it",
+			}
+		},
 		"burst-vs-rate": func(l Lesson, r Result) []string {
 			h := labRecords(t, l)
 			perSec := func(lane int, s time.Duration) (admitted, sent int) {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,6 +27,13 @@ type Inspector struct {
 	showSource bool
 	loading    bool
 	loadErr    string
+	seenKey    string // the Key of the decision last shown
+	// focus is the source line a step's "line N" button asked for (file ""
+	// for none): the source view scrolls to it and outlines it.
+	focus struct {
+		file string
+		line int
+	}
 }
 
 // shipped caches the source files fetched from /web/src/ for the page's
@@ -72,6 +80,7 @@ func (in *Inspector) Render() app.UI {
 				)
 			}),
 		),
+		in.codeList(),
 		// Rounded quantities: a sum of shown values may differ from the
 		// shown result (7.7 + 2.08 shown as 9.79: 7.705… + 2.083… = 9.788…).
 		app.If(e.Kind != limiter.KindFixedWindow && e.Kind != limiter.KindSlidingWindowLog,
@@ -93,18 +102,55 @@ func sourceToggleText(open bool) string {
 	return "Show the Go source"
 }
 
-func (in *Inspector) onToggleSource(ctx app.Context, e app.Event) {
-	in.showSource = !in.showSource
+// OnMount and OnUpdate fetch the files the steps name, so that their line
+// numbers can be shown, and bring an open source view to its first
+// highlight for a new decision. A parent redraws its inspector at every
+// frame of a running clock (OnClose, a func, never compares equal), so
+// only a new Key counts as a new decision.
+func (in *Inspector) OnMount(ctx app.Context) {
+	in.seenKey = in.Key
+	in.load(ctx)
+}
+
+func (in *Inspector) OnUpdate(ctx app.Context) {
+	if in.Key == in.seenKey {
+		return
+	}
+	in.seenKey = in.Key
+	in.focus.file = ""
+	in.load(ctx)
 	if in.showSource {
-		in.load(ctx)
+		ctx.Defer(in.scrollSource)
 	}
 }
 
-// load fetches the strategy's files not yet fetched.
+func (in *Inspector) onToggleSource(ctx app.Context, e app.Event) {
+	in.showSource = !in.showSource
+	in.focus.file = ""
+	if in.showSource {
+		in.load(ctx)
+		ctx.Defer(in.scrollSource)
+	}
+}
+
+// files are the limiter files the inspector shows or names: the strategy's
+// source, then those of the steps' lines.
+func (in *Inspector) files() []string {
+	names := in.Exp.Source.FileNames()
+	for _, s := range in.Exp.Steps {
+		if s.Code.File != "" && !slices.Contains(names, s.Code.File) {
+			names = append(names, s.Code.File)
+		}
+	}
+	return names
+}
+
+// load fetches the files not yet fetched; once they are in, an open source
+// view scrolls to its first highlight (or the line asked for).
 func (in *Inspector) load(ctx app.Context) {
 	var missing []string
-	for _, n := range in.Exp.Source.FileNames() {
-		if _, ok := shipped[n]; !ok {
+	for _, n := range in.files() {
+		if _, ok := shipped[n]; !ok && !slices.Contains(missing, n) {
 			missing = append(missing, n)
 		}
 	}
@@ -123,6 +169,9 @@ func (in *Inspector) load(ctx app.Context) {
 				}
 				if left--; left == 0 {
 					in.loading = false
+					if in.showSource {
+						ctx.Defer(in.scrollSource)
+					}
 				}
 			})
 		})
@@ -147,15 +196,84 @@ func (in *Inspector) sourceView() app.UI {
 	return app.Elem("div").ID("insp-source").Class("insp-source").Body(
 		app.Elem("p").Class("hint").Text("The limiter package's own files, exactly as this server ships them; the highlighted lines decide this request ("+string(in.Exp.Outcome)+")."),
 		app.Range(files).Slice(func(i int) app.UI {
-			return sourceFile(files[i], shipped[files[i]], hls)
+			focus := 0
+			if in.focus.file == files[i] {
+				focus = in.focus.line
+			}
+			return sourceFile(files[i], shipped[files[i]], hls, focus)
 		}),
+	)
+}
+
+// scrollSource scrolls each file of the open source view to the line a
+// step asked for, or else to its first highlighted stretch (its label), so
+// that what decided is in view without scrolling by hand.
+func (in *Inspector) scrollSource(ctx app.Context) {
+	for _, n := range in.Exp.Source.FileNames() {
+		box := "#insp-source pre[data-file='" + n + "']"
+		if in.focus.file == n && browser.ScrollWithin(box, "[data-line='"+strconv.Itoa(in.focus.line)+"']", 24) {
+			continue
+		}
+		browser.ScrollWithin(box, "[data-first-note]", 4)
+	}
+}
+
+// onCodeLine opens the source view at file's line.
+func (in *Inspector) onCodeLine(file string, line int) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		in.showSource = true
+		in.focus.file, in.focus.line = file, line
+		in.load(ctx)
+		ctx.Defer(in.scrollSource)
+	}
+}
+
+// codeList names, for each step one limiter line computes, that line (a
+// button to it in the source view, or a link to a file the view does not
+// show) and how the code's units map to the step's formula.
+func (in *Inspector) codeList() app.UI {
+	steps := in.Exp.Steps
+	src := in.Exp.Source.FileNames()
+	items := make([]app.UI, 0, len(steps))
+	for i, s := range steps {
+		c := s.Code
+		if c.File == "" {
+			continue
+		}
+		line := 0
+		if text, ok := shipped[c.File]; ok {
+			line, _ = c.Line(text)
+		}
+		where := "limiter/" + c.File
+		if line > 0 {
+			where += " line " + strconv.Itoa(line)
+		}
+		id := "insp-code-" + strconv.Itoa(i)
+		var ref app.UI = app.Elem("a").ID(id+"-go").Attr("href", explain.ShippedDir+c.File).Attr("target", "_blank").Text(where)
+		if slices.Contains(src, c.File) {
+			ref = app.Elem("button").ID(id+"-go").Class("link-btn").Text(where).OnClick(in.onCodeLine(c.File, line), c.File, line)
+		}
+		items = append(items, app.Elem("li").ID(id).DataSet("step", s.Label).DataSet("file", c.File).DataSet("line", line).Body(
+			app.Elem("span").Class("step-label").Text(s.Label+": "),
+			ref,
+			app.Elem("code").Class("code-line mono").Text(c.Text),
+			app.Elem("span").Class("code-units").Text(c.Units),
+		))
+	}
+	if len(items) == 0 {
+		return app.If(false, nil)
+	}
+	return app.Elem("details").ID("insp-code").Class("insp-code").Attr("open", true).Body(
+		app.Elem("summary").Text("Where limiter computes each step, and in which units"),
+		app.Elem("ol").ID("insp-code-list").Class("insp-code-list").Body(items...),
 	)
 }
 
 // sourceFile renders one file with line numbers; highlighted stretches are
 // marked (class hl, and a label before each) so they are told by text as
-// well as colour.
-func sourceFile(name, content string, hls []explain.Highlight) app.UI {
+// well as colour. The line a step asked for (focus, 0 for none) is
+// outlined.
+func sourceFile(name, content string, hls []explain.Highlight, focus int) app.UI {
 	lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
 	label := map[int]string{}
 	hl := map[int]bool{}
@@ -182,11 +300,18 @@ func sourceFile(name, content string, hls []explain.Highlight) app.UI {
 	for i, text := range lines {
 		n := i + 1
 		if l, ok := label[n]; ok {
-			rows = append(rows, app.Elem("span").Class("src-note").Text("▶ "+l+"\n"))
+			note := app.Elem("span").Class("src-note").Text("▶ " + l + "\n")
+			if n == first {
+				note = note.DataSet("first-note", true)
+			}
+			rows = append(rows, note)
 		}
 		cls := "src-line"
 		if hl[n] {
 			cls = "src-line hl"
+		}
+		if n == focus {
+			cls += " focus"
 		}
 		row := app.Elem("span").Class(cls).DataSet("line", n).Body(
 			app.Elem("span").Class("ln").Attr("aria-hidden", true).Text(strconv.Itoa(n)),

@@ -135,9 +135,9 @@ func (p *Page) tab(mode, href, text string) app.UI {
 func (p *Page) lessons() app.UI {
 	ls := explain.Lessons()
 	var open app.UI = app.Elem("section").ID("lesson-intro").Class("card lesson").Body(
-		app.Elem("h2").Text("Seven guided lessons"),
+		app.Elem("h2").Text(strconv.Itoa(len(ls))+" guided lessons"),
 		app.Elem("p").Text("Each lesson is a preset scenario on the real limiter: read what to watch, run it, then see the check of what you should have seen. Click any ✓ or ✕ request mark (or Tab to it and press Enter) to see that decision worked out with its numbers and the Go code that took it."),
-		app.Elem("p").Body(app.Elem("a").ID("start-lesson").Attr("href", site.Href("/learn?lesson="+ls[0].ID)).Text("Start with lesson 1: "+ls[0].Title+" →")),
+		app.Elem("p").Body(app.Elem("a").ID("start-lesson").Attr("href", site.Href("/learn?lesson="+ls[0].ID)).Text("Start with lesson "+strconv.Itoa(ls[0].Number)+": "+ls[0].Title+" →")),
 	)
 	if p.lesson != "" {
 		open = &lessonView{ID: p.lesson, Start: p.start}

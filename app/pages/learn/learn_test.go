@@ -39,7 +39,7 @@ func TestLessonRuns(t *testing.T) {
 }
 
 // TestMarkLabel checks a request mark's accessible name and the inspector
-// behind it for lesson 1's request 15.
+// behind it for the burst-vs-rate lesson's request 15.
 func TestMarkLabel(t *testing.T) {
 	l, _ := explain.LessonByID("burst-vs-rate")
 	r := newLessonRun(l)

@@ -162,6 +162,7 @@ func (v *lessonView) Render() app.UI {
 			app.Elem("dt").Text("What it shows"), app.Elem("dd").ID("lesson-shows").Text(l.Shows),
 			app.Elem("dt").Text("The interview point"), app.Elem("dd").ID("lesson-interview").Text(l.Interview),
 		),
+		ui.When(l.ID == explain.DesignLessonID, func() app.UI { return &designView{} }),
 		v.controls(),
 		app.If(r.err != nil, app.Elem("p").ID("lesson-error").Class("param-error").Role("alert").Text("⚠ "+units.ErrText(r.err))),
 		ui.When(r.lab != nil, v.lanes),

@@ -25,3 +25,21 @@ func Matches(query string) bool {
 
 // InnerHeight is the window's height in CSS pixels.
 func InnerHeight() float64 { return app.Window().Get("innerHeight").Float() }
+
+// ScrollWithin scrolls the first element matching box (an element that
+// scrolls its own content, such as a pre with overflow: auto) so that its
+// descendant matching target starts margin pixels below the box's top; the
+// page itself does not move. It reports whether both were found.
+func ScrollWithin(box, target string, margin float64) bool {
+	b := Document().Call("querySelector", box)
+	if !b.Truthy() {
+		return false
+	}
+	t := b.Call("querySelector", target)
+	if !t.Truthy() {
+		return false
+	}
+	top := t.Call("getBoundingClientRect").Get("top").Float() - b.Call("getBoundingClientRect").Get("top").Float()
+	b.Set("scrollTop", b.Get("scrollTop").Float()+top-margin)
+	return true
+}
