@@ -143,6 +143,8 @@ var shortcuts = [][2]string{
 	{"← →", "change the focused slider; move between request marks (lessons, lab charts); move the lab's timeline by 100 ms; in the quiz, pick allowed or denied"},
 	{"Home / End", "first or last request mark of a lesson lane or a lab chart"},
 	{"PgUp / PgDn", "Page Up / Page Down: move the lab's timeline by 1 s"},
+	{"+ / − / 0", "on a focused time axis or chart (lab lanes, playground timeline): zoom in, zoom out, fit the whole axis (down to 1 ms = 20 px; the lab's lanes zoom together)"},
+	{"Shift+← → / Ctrl+wheel", "pan a zoomed lab lane (← → alone on the lab's axis and the playground's timeline); Ctrl+wheel or a pinch zooms about the pointer, Shift+wheel pans"},
 }
 
 func (t *Tools) overlay() app.UI {

@@ -137,7 +137,11 @@ func (v *labLanes) zoomable(e app.HTMLElem) app.HTMLElem {
 
 // zoomBar is the buttons above the lanes.
 func (v *labLanes) zoomBar(l *sim.Lab) app.UI {
-	return ui.ZoomBar{ID: "lab-zoom", W: v.zoom.window(l), WidthPx: v.zoom.widthPx,
+	px := v.zoom.widthPx
+	if px <= 0 {
+		px = defaultChartPx
+	}
+	return ui.ZoomBar{ID: "lab-zoom", W: v.zoom.window(l), WidthPx: px,
 		OnAction: func(ctx app.Context, a ui.ZoomAction) {
 			if el := browser.ByID("axis"); el.Truthy() {
 				v.measure(el)
