@@ -77,7 +77,7 @@ fuzz:
 
 ## e2e: the playground end to end in headless Chromium (builds first)
 e2e: build
-	$(GO) test -count=1 -timeout 10m -tags e2e -v ./app/e2e/
+	$(GO) test -count=1 -timeout 30m -tags e2e -v ./app/e2e/
 
 clean:
 	rm -rf bin web/*.wasm web/*.wasm.gz web/*.wasm.br web/data/nasa-1995-08-01.csv.gz web/data/nasa-1995-08-01.csv.br web/src testout

@@ -14,7 +14,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -145,34 +144,8 @@ func startHello(t *testing.T) (base, dir string) {
 // the extra flags args, on a free loopback port until the test ends.
 func serveHello(t *testing.T, dir string, args ...string) (base string) {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	cmd := exec.Command(filepath.Join(dir, "hello-server"), append([]string{"-addr", addr}, args...)...)
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	base = "http://" + addr
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		resp, err := http.Get(base + "/")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return base
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("hello-world server at %s did not answer: %v", base, err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	base, _ = serve(t, filepath.Join(dir, "hello-server"), dir, args...)
+	return base
 }
 
 // wireBytes fetches base+path (a wasm) with the Accept-Encoding header

@@ -38,9 +38,9 @@ func TestPageBench(t *testing.T) {
 	t.Run("WasmBytes", func(t *testing.T) { testWasmBytes(t, base, hello) })
 	t.Run("FirstRequest", func(t *testing.T) { testFirstRequest(t, chromium, base, hello, helloGzip) })
 	p := openPage(t, chromium, base)
-	t.Run("PlaygroundHeavyLoad", func(t *testing.T) { p.t = t; testHeavyLoad(p) })
-	t.Run("LabAnimation", func(t *testing.T) { p.t = t; testLabFrames(p) })
-	t.Run("TraceImport", func(t *testing.T) { p.t = t; testTraceImport(p) })
+	t.Run("PlaygroundHeavyLoad", func(t *testing.T) { testHeavyLoad(p.on(t).openPlayground()) })
+	t.Run("LabAnimation", func(t *testing.T) { testLabFrames(p.on(t)) })
+	t.Run("TraceImport", func(t *testing.T) { testTraceImport(p.on(t)) })
 	t.Run("Memory", func(t *testing.T) { testMemory(t, chromium, base) })
 
 	fmt.Println("\nsummary (machine:", machine()+")")
@@ -131,15 +131,12 @@ func testFirstRequest(t *testing.T, chromium, base, hello, helloGzip string) {
 // at 200 requests/s (the most marks the view draws). The simulated clock
 // must keep up with real time (frames under MaxFrame), and the page must
 // keep painting; it logs the frame rate measured in the page.
-func testHeavyLoad(p *page) {
+func testHeavyLoad(p *playgroundPage) {
 	p.click("#strategy-sliding_window_log")
 	p.waitAttr("#strategy-sliding_window_log", "aria-pressed", "true")
-	p.setNumber("limit-num", "100")
-	p.waitText("#limit-value", "100 requests")
-	p.setNumber("window-num", "60")
-	p.waitText("#window-value", "60 s")
-	p.setNumber("autofire-rate-num", "200")
-	p.waitText("#autofire-rate-value", "200 requests/s")
+	p.set("limit", "100", "100 requests")
+	p.set("window", "60", "60 s")
+	p.set("autofire-rate", "200", "200 requests/s")
 	p.click("#autofire")
 	p.waitText("#autofire", "Auto-fire: on")
 	p.waitText("#clock-state", "running")
@@ -171,7 +168,7 @@ func testHeavyLoad(p *page) {
 // requestAnimationFrame timestamps, p95 ≤ 20 ms and p99 ≤ 33 ms; no long
 // task over 100 ms once the lab runs; the simulated clock keeps up.
 func testLabFrames(p *page) {
-	f := p.fresh(p.base + "/lab?" + labSetup(1).Values().Encode())
+	f := p.openLab(p.base + "/lab?" + labSetup(1).Values().Encode())
 	f.waitCount(".lane[id^=lane-]", 6)
 	f.waitText("#lab-clock-state", "running")
 	time.Sleep(2 * time.Second) // start-up done; the strip fills up
@@ -236,7 +233,7 @@ func testMemory(t *testing.T, chromium, base string) {
 	fmt.Printf("memory run: %v of real time at 10× speed (BENCH_UI_MINUTES=%g)\n", total, *benchMinutes)
 	b := newBrowser(t, chromium, chromedp.Flag("enable-precise-memory-info", true), chromedp.Flag("js-flags", "--expose-gc"))
 	b.onNewDocument(t, readyScript(`false`))
-	p := b.page(t, base).fresh(base + "/lab?" + labSetup(10).Values().Encode())
+	p := b.page(t, base).openLab(base + "/lab?" + labSetup(10).Values().Encode())
 	p.waitCount(".lane[id^=lane-]", 6)
 	p.waitText("#lab-clock-state", "running")
 	start := time.Now()
@@ -299,9 +296,9 @@ func testTraceImport(p *page) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		p.t.Fatal(err)
 	}
-	f := p.fresh(p.base + "/lab")
+	f := p.openLab(p.base + "/lab")
 	f.waitValue("#client-0-pattern", "poisson")
-	f.pauseLab()
+	f.pause()
 	f.eval(`(() => {
 		window.__longest = 0; window.__tasks = 0;
 		window.__lt = new PerformanceObserver((l) => { for (const e of l.getEntries()) { window.__tasks++; window.__longest = Math.max(window.__longest, e.duration); } });

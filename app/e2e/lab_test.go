@@ -4,21 +4,18 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/ratelab/ratelab/app/explain"
@@ -26,35 +23,38 @@ import (
 	"github.com/ratelab/ratelab/limiter"
 )
 
-// TestLab drives the comparison lab (/lab) end to end.
+// TestLab drives the comparison lab (/lab) end to end. Each subtest opens
+// the page it starts from anew: the tab (tab.on(t)) to open its own links, or
+// the default lab (lab(t)), or the playground.
 func TestLab(t *testing.T) {
 	chromium := findChromium(t)
 	base := startServer(t)
-	p := openPage(t, chromium, base)
+	tab := openPage(t, chromium, base)
+	lab := func(t *testing.T) *labPage { return tab.on(t).openLab(base + "/lab") }
 
-	t.Run("NavigateToLab", func(t *testing.T) { p.t = t; testLabNavigation(p) })
-	t.Run("PageAddresses", func(t *testing.T) { p.t = t; testPageAddresses(p) })
-	t.Run("WindowEdgeAttack", func(t *testing.T) { p.t = t; testLabEdgeAttack(p) })
-	t.Run("Scrubber", func(t *testing.T) { p.t = t; testLabScrubber(p) })
-	t.Run("CopiedLink", func(t *testing.T) { p.t = t; testLabLink(p) })
-	t.Run("TamperedLink", func(t *testing.T) { p.t = t; testLabTamperedLink(p) })
-	t.Run("MalformedCSV", func(t *testing.T) { p.t = t; testLabMalformedCSV(p) })
-	t.Run("NASATrace", func(t *testing.T) { p.t = t; testLabNASA(p) })
-	t.Run("TraceQuietsClients", func(t *testing.T) { p.t = t; testLabTraceQuiets(p) })
-	t.Run("FarTrace", func(t *testing.T) { p.t = t; testLabFarTrace(p) })
-	t.Run("RunToEndLargeTrace", func(t *testing.T) { p.t = t; testLabRunToEndLarge(p) })
-	t.Run("Tiers", func(t *testing.T) { p.t = t; testLabTiers(p) })
-	t.Run("QuizOnThisSetup", func(t *testing.T) { p.t = t; testLabQuiz(p) })
-	t.Run("InspectorOnLane", func(t *testing.T) { p.t = t; testLabInspector(p) })
-	t.Run("InspectorEveryStrategy", func(t *testing.T) { p.t = t; testLabInspectorEveryKind(p) })
-	t.Run("ColumnFollowsChanges", func(t *testing.T) { p.t = t; testLabColumnFollows(p) })
-	t.Run("LaneFieldsFollowKind", func(t *testing.T) { p.t = t; testLaneFieldsFollowKind(p) })
-	t.Run("Overload", func(t *testing.T) { p.t = t; testLabOverload(p) })
-	t.Run("ClientFieldMessages", func(t *testing.T) { p.t = t; testLabClientMessages(p) })
-	t.Run("CopyLink", func(t *testing.T) { p.t = t; testLabCopy(p) })
-	t.Run("CopyAsGo", func(t *testing.T) { p.t = t; testLabCopyAsGo(p) })
-	t.Run("LinkCarriesChoices", func(t *testing.T) { p.t = t; testLabLinkChoices(p) })
-	t.Run("LongTraceNames", func(t *testing.T) { p.t = t; testLabLongTraceNames(p) })
+	t.Run("NavigateToLab", func(t *testing.T) { testLabNavigation(tab.on(t).openPlayground()) })
+	t.Run("PageAddresses", func(t *testing.T) { testPageAddresses(tab.on(t)) })
+	t.Run("WindowEdgeAttack", func(t *testing.T) { testLabEdgeAttack(lab(t)) })
+	t.Run("Scrubber", func(t *testing.T) { testLabScrubber(lab(t)) })
+	t.Run("CopiedLink", func(t *testing.T) { testLabLink(lab(t)) })
+	t.Run("TamperedLink", func(t *testing.T) { testLabTamperedLink(tab.on(t)) })
+	t.Run("MalformedCSV", func(t *testing.T) { testLabMalformedCSV(lab(t)) })
+	t.Run("NASATrace", func(t *testing.T) { testLabNASA(lab(t)) })
+	t.Run("TraceQuietsClients", func(t *testing.T) { testLabTraceQuiets(tab.on(t)) })
+	t.Run("FarTrace", func(t *testing.T) { testLabFarTrace(tab.on(t)) })
+	t.Run("RunToEndLargeTrace", func(t *testing.T) { testLabRunToEndLarge(tab.on(t)) })
+	t.Run("Tiers", func(t *testing.T) { testLabTiers(tab.on(t)) })
+	t.Run("QuizOnThisSetup", func(t *testing.T) { testLabQuiz(tab.on(t)) })
+	t.Run("InspectorOnLane", func(t *testing.T) { testLabInspector(tab.on(t)) })
+	t.Run("InspectorEveryStrategy", func(t *testing.T) { testLabInspectorEveryKind(tab.on(t)) })
+	t.Run("ColumnFollowsChanges", func(t *testing.T) { testLabColumnFollows(tab.on(t)) })
+	t.Run("LaneFieldsFollowKind", func(t *testing.T) { testLaneFieldsFollowKind(tab.on(t)) })
+	t.Run("Overload", func(t *testing.T) { testLabOverload(tab.on(t)) })
+	t.Run("ClientFieldMessages", func(t *testing.T) { testLabClientMessages(tab.on(t)) })
+	t.Run("CopyLink", func(t *testing.T) { testLabCopy(tab.on(t)) })
+	t.Run("CopyAsGo", func(t *testing.T) { testLabCopyAsGo(tab.on(t)) })
+	t.Run("LinkCarriesChoices", func(t *testing.T) { testLabLinkChoices(tab.on(t)) })
+	t.Run("LongTraceNames", func(t *testing.T) { testLabLongTraceNames(tab.on(t)) })
 }
 
 // testLabLongTraceNames: a trace's client names may be of any length (an
@@ -64,23 +64,14 @@ func TestLab(t *testing.T) {
 // menu is bounded and the table cuts each name with an ellipsis; the full
 // name is in a title.
 func testLabLongTraceNames(p *page) {
-	f := p.fresh(p.base + "/lab")
+	f := p.openLab(p.base + "/lab")
 	f.waitValue("#client-0-pattern", "poisson")
-	f.pauseLab()
+	f.pause()
 	f.do(chromedp.EmulateViewport(390, 844))
 	defer f.do(chromedp.EmulateViewport(1360, 940))
 	for _, n := range []int{300, 60000} {
 		name := strings.Repeat("h", n)
-		path := filepath.Join(f.t.TempDir(), "long.csv")
-		if err := os.WriteFile(path, []byte("t_ms,client\n0,"+name+"\n5,"+name+"\n10,2001:db8::1\n"), 0o644); err != nil {
-			f.t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(f.ctx, 20*time.Second)
-		err := chromedp.Do(ctx, chromedp.SetUploadFiles("#trace-file", []string{path}))
-		cancel()
-		if err != nil {
-			f.t.Fatal(err)
-		}
+		f.uploadTrace("long.csv", []byte("t_ms,client\n0,"+name+"\n5,"+name+"\n10,2001:db8::1\n"))
 		f.waitText("#trace-status", "Replaying: long.csv (3 requests, 2 clients)remove")
 		f.click("#run-trace")
 		f.poll(fmt.Sprintf("the %d-character name in the totals", n), "true", func() string {
@@ -114,7 +105,7 @@ func testLabLongTraceNames(p *page) {
 // banner and falls back alone.
 func testLabLinkChoices(p *page) {
 	two := "client=alice,1,,poisson,8&client=bob,1,,steady,2&seed=1"
-	f := p.fresh(p.base + "/lab?" + two + "&focus=bob&as=bob&burst=25")
+	f := p.openLab(p.base + "/lab?" + two + "&focus=bob&as=bob&burst=25")
 	f.waitValue("#fire-as", "bob")
 	f.waitValue("#burst-n", "25")
 	f.waitText("#burst", "Burst ×25")
@@ -141,7 +132,7 @@ func testLabLinkChoices(p *page) {
 		return f.eval(`String(document.getElementById("totals").textContent.includes("bob"))`)
 	})
 
-	g := p.fresh(p.base + "/lab?" + two + "&focus=zed&as=zed&burst=0")
+	g := p.openLab(p.base + "/lab?" + two + "&focus=zed&as=zed&burst=0")
 	g.waitCount("#link-errors li", 3)
 	g.waitText("#link-errors li:nth-child(1)", `link: focus: "zed" is not a client of the link; want one of [alice bob]; using the default focus (the first client)`)
 	g.waitText("#link-errors li:nth-child(2)", `link: as: "zed" is not a client of the link; want one of [alice bob]; sending as alice`)
@@ -154,8 +145,9 @@ func testLabLinkChoices(p *page) {
 	// "state of client" lists the setup's clients in order, one that only
 	// clicks too; a name of 32 letters does not widen the page at 390 px.
 	long := strings.Repeat("x", 32)
-	w := p.fresh(p.base + "/lab?client=alice,1,,poisson,8&client=bob,1,,none&client=" + long + ",1,,steady,2")
+	w := p.openLab(p.base + "/lab?client=alice,1,,poisson,8&client=bob,1,,none&client=" + long + ",1,,steady,2")
 	w.do(chromedp.EmulateViewport(390, 844))
+	defer w.do(chromedp.EmulateViewport(1360, 940)) // also when the test stops early
 	w.poll("state of client's options", "alice bob "+long, func() string {
 		return w.eval(`[...document.getElementById("focus").options].map(o => o.value).join(" ")`)
 	})
@@ -165,28 +157,18 @@ func testLabLinkChoices(p *page) {
 
 	// nginx's limit_req with and without nodelay is one lane (the same
 	// decisions): its note names both (it said "nodelay" for the queue).
-	h := p.fresh(p.base + "/lab")
-	addLane := func(v string) {
-		h.eval(`(() => { const el = document.getElementById("add-lane"); el.value = "` + v + `";
-			el.dispatchEvent(new Event("change", {bubbles: true})); return el.value; })()`)
-	}
-	addLane("preset:nginx-delay")
+	h := p.openLab(p.base + "/lab")
+	h.addLane("preset:nginx-delay")
 	h.waitCount(".lane[id^=lane-]", 4)
 	h.waitText("#lane-3-preset summary", "Preset: nginx limit_req rate=10r/s burst=20 nodelay, or nginx limit_req rate=10r/s burst=20 (queue) (the same lane: the same decisions)")
 	h.waitCount("#lane-3-preset a", 1)
-	addLane("preset:github")
+	h.addLane("preset:github")
 	h.waitCount(".lane[id^=lane-]", 5)
 	h.waitText("#lane-4-preset summary", "Preset: GitHub REST API: 5,000 requests per hour")
 
 	// A request sent while scrubbed continues from there: the page says
 	// that what came after is dropped, before and after.
-	h.pauseLab()
-	h.click("#lab-reset")
-	h.waitText("#lab-clock", "t = 0.000 s")
-	for range 3 {
-		h.click("#step-1s")
-	}
-	h.waitText("#lab-clock", "t = 3.000 s")
+	h.runSeconds(3)
 	h.setRange("scrub", "1000")
 	h.waitText("#scrub-label", "showing t = 1.000 s of 3.000 s (replayed; Resume, a request or a step continues from here and drops what came after)")
 	h.click("#fire")
@@ -199,7 +181,7 @@ func testLabLinkChoices(p *page) {
 
 // testLabNavigation: the playground links to the lab and back, in the same
 // document with the one wasm, and each page sets its own title.
-func testLabNavigation(p *page) {
+func testLabNavigation(p *playgroundPage) {
 	if got := p.wasmLoaded(); !slices.Equal(got, []string{"/web/app.wasm"}) {
 		p.t.Errorf("the playground loaded the wasm %q, want only /web/app.wasm", got)
 	}
@@ -230,7 +212,7 @@ func testLabNavigation(p *page) {
 // link once it has arrived. The totals' "throttles most" row is a table row
 // (the page header's class "top" once made it a flex box).
 func testLabColumnFollows(p *page) {
-	f := p.fresh(p.base + "/lab")
+	f := p.openLab(p.base + "/lab")
 	f.waitText("#lane-count", "3 of 6 lanes")
 	for n := 4; n <= 6; n++ {
 		f.click("#lane-0-dup")
@@ -263,13 +245,12 @@ func testLabColumnFollows(p *page) {
 	// (no change event between two texts the browser cannot read).
 	f.setNumber("lane-0-p1-num", "")
 	f.waitText("#lane-0-p1-error", "⚠ limit is empty; want 1 to 10000 requests")
-	f.eval(`(() => { const el = document.getElementById("lane-0-p1-num"); el.focus(); el.select(); return el.value; })()`)
-	f.do(chromedp.SendKeys(chromedp.CSS("#lane-0-p1-num"), "1e309\r"))
+	f.typeKeys("lane-0-p1-num", "1e309\r")
 	f.waitText("#lane-0-p1-error", "⚠ limit is not a number the browser can read (too large, or not a number); want 1 to 10000 requests")
 
 	q := sim.DefaultSetup()
 	q.Trace = "nasa"
-	f = p.fresh(p.base + "/lab?" + q.Values().Encode())
+	f = p.openLab(p.base + "/lab?" + q.Values().Encode())
 	f.waitText("#trace-status", "Replaying: NASA 1995 trace (20000 requests, 1656 clients)remove")
 	f.waitAttr("#run-trace", "disabled", "null")
 }
@@ -344,26 +325,9 @@ func edgeExpect(t *testing.T, c limiter.Config) (allowed, denied int, worst int,
 // bucket on the same budget (10 per 1 s), runs the window-edge attack for
 // exactly 10 simulated seconds (paused, ten steps of 1 s), and checks each
 // lane's counts and worst case against the limiter package.
-func testLabEdgeAttack(p *page) {
-	for i, c := range edgeConfigs {
-		p.setSelect(fmt.Sprintf("lane-%d-kind", i), string(c.Kind))
-	}
-	p.setNumber("budget-limit", "10")
-	p.setNumber("budget-window", "1")
-	p.click("#budget-apply")
-	p.waitText("#lane-0-config", "fixed window: 10 per 1 s")
-	p.waitText("#lane-1-config", "sliding window log: 10 per 1 s")
-	p.waitText("#lane-2-config", "token bucket: 10/s, burst 10")
-	p.click("#preset-edge")
-	p.waitValue("#client-0-name", "mallory")
-	p.waitValue("#client-0-pattern", "edge")
-	p.pauseLab()
-	p.click("#lab-reset")
-	p.waitText("#lab-clock", "t = 0.000 s")
-	for range 10 {
-		p.click("#step-1s")
-	}
-	p.waitText("#lab-clock", "t = 10.000 s")
+func testLabEdgeAttack(p *labPage) {
+	p.useEdgeAttack()
+	p.runSeconds(10)
 	for i, c := range edgeConfigs {
 		allowed, denied, worst, start := edgeExpect(p.t, c)
 		id := fmt.Sprintf("#lane-%d", i)
@@ -392,18 +356,33 @@ func testLabEdgeAttack(p *page) {
 		p.waitText("#lab-clock-state", "paused")
 		p.waitText("#lab-pause", "Resume")
 	}
-	p.click("#lab-reset") // back to exactly 10 s for the scrubber
-	p.waitText("#lab-clock", "t = 0.000 s")
-	for range 10 {
-		p.click("#step-1s")
-	}
-	p.waitText("#lab-clock", "t = 10.000 s")
+	// Run again from the start, the attack's run is the same.
+	p.runSeconds(10)
 	p.waitText("#lane-0-allowed", "100")
 }
 
-// testLabScrubber: dragging the timeline back to 1.5 s shows every lane as
-// it was then (replayed); back to live restores the end.
-func testLabScrubber(p *page) {
+// useEdgeAttack sets the lanes to edgeConfigs (by strategy, then "Same
+// budget" 10 per 1 s) and the traffic to the window-edge attack's preset.
+func (l *labPage) useEdgeAttack() {
+	l.t.Helper()
+	for i, c := range edgeConfigs {
+		l.setSelect(fmt.Sprintf("lane-%d-kind", i), string(c.Kind))
+	}
+	l.sameBudget("10", "1")
+	l.waitText("#lane-0-config", "fixed window: 10 per 1 s")
+	l.waitText("#lane-1-config", "sliding window log: 10 per 1 s")
+	l.waitText("#lane-2-config", "token bucket: 10/s, burst 10")
+	l.loadPreset("edge")
+	l.waitValue("#client-0-name", "mallory")
+	l.waitValue("#client-0-pattern", "edge")
+}
+
+// testLabScrubber: after the window-edge attack's 10 s, dragging the
+// timeline back to 1.5 s shows every lane as it was then (replayed); back
+// to live restores the end.
+func testLabScrubber(p *labPage) {
+	p.useEdgeAttack()
+	p.runSeconds(10)
 	p.setRange("scrub", "1500")
 	p.waitText("#lab-clock", "t = 1.500 s")
 	p.waitText("#lab-clock-state", "scrubbed")
@@ -452,9 +431,11 @@ func testLabScrubber(p *page) {
 	p.waitText("#scrub-label", "drag back to see every lane as it was")
 }
 
-// testLabLink opens the copied link in a fresh tab: the same lanes,
-// parameters and clients.
-func testLabLink(p *page) {
+// testLabLink opens the link copied from the window-edge attack's setup as
+// a new document: the same lanes, parameters and clients.
+func testLabLink(p *labPage) {
+	p.useEdgeAttack()
+	p.pause()
 	p.click("#copy-link")
 	// The address bar and the field follow the setup in the lanes' frame
 	// (at most every 300 ms): wait until they agree, then read.
@@ -470,7 +451,7 @@ func testLabLink(p *page) {
 		p.t.Errorf("share link query %q differs from the address bar's %q", link, q)
 	}
 	p.t.Logf("link: %s", link)
-	f := p.fresh(link)
+	f := p.openLab(link)
 	for i, c := range edgeConfigs {
 		id := fmt.Sprintf("#lane-%d", i)
 		f.waitValue(id+"-kind", string(c.Kind))
@@ -495,20 +476,20 @@ func testLabLink(p *page) {
 func testLabTamperedLink(p *page) {
 	// A lane's tiers joined by a literal ";", as the link format is
 	// documented (it was dropped as a separator, with every lane).
-	h := p.fresh(p.base + "/lab?lane=fixed_window,10,1s;pro=fixed_window,50,1s&lane=gcra,2,2")
+	h := p.openLab(p.base + "/lab?lane=fixed_window,10,1s;pro=fixed_window,50,1s&lane=gcra,2,2")
 	h.waitCount(".lane[id^=lane-]", 2)
 	h.waitText("#lane-0-tier-pro", "tier pro: fixed window: 50 per 1 s")
 	h.waitGone("#link-errors")
 	// An unlimited rate, which the rate field refuses, a link does too (it
 	// was taken, and the field left blank).
-	g := p.fresh(p.base + "/lab?lane=token_bucket,Inf,10")
+	g := p.openLab(p.base + "/lab?lane=token_bucket,Inf,10")
 	g.waitCount("#link-errors li", 1)
 	g.waitText("#link-errors li", "link: lane: lane 1: rate +Inf is out of range; want 0.00001 to 10000000 tokens/s; using the default lanes (all of them)")
 	g.waitText("#lane-0-config", "fixed window: 10 per 1 s")
 	// A lane far beyond its fields' range froze the tab (each 100 ms chart
 	// bucket copied a log of 16,777,216 per 24 h): refused, named with the
 	// range; the client and the speed are kept, and the clock runs.
-	z := p.fresh(p.base + "/lab?lane=sliding_window_log,16777216,24h&client=a,1,,steady,10000&speed=10")
+	z := p.openLab(p.base + "/lab?lane=sliding_window_log,16777216,24h&client=a,1,,steady,10000&speed=10")
 	z.waitCount("#link-errors li", 1)
 	z.waitText("#link-errors li", "link: lane: lane 1: limit 16777216 is out of range; want 1 to 10000 requests; using the default lanes (all of them)")
 	z.waitCount(".lane[id^=lane-]", 3)
@@ -516,11 +497,11 @@ func testLabTamperedLink(p *page) {
 	z.waitValue("#client-0-name", "a")
 	z.waitValue("#speed", "10")
 	z.pollFor(15*time.Second, "the clock runs past 1 s", "true", func() string { return strconv.FormatBool(z.clockMs() > 1000) })
-	z.pauseLab()
+	z.pause()
 	// A tier inside a lane is held to tier='s rules: at 10000× it was
 	// taken, the page's link then said tier=pro,10000, which it refused,
 	// and adding a lane failed.
-	tl := p.fresh(p.base + "/lab?lane=fixed_window,10,1s;pro=fixed_window,100000,1s&client=alice,1,pro,steady,5")
+	tl := p.openLab(p.base + "/lab?lane=fixed_window,10,1s;pro=fixed_window,100000,1s&client=alice,1,pro,steady,5")
 	tl.waitCount("#link-errors li", 1)
 	tl.waitText("#link-errors li", "link: lane: lane 1: tier pro is fixed window: 100000 per 1s, 10000× the lane's fixed window: 10 per 1s; want at most 100×; using the default lanes (all of them)")
 	tl.waitCount(".lane[id^=lane-]", 3)
@@ -529,10 +510,10 @@ func testLabTamperedLink(p *page) {
 	if link := tl.eval(`document.getElementById("share-link").value`); strings.Contains(link, "tier=") {
 		tl.t.Errorf("share link %s names a tier", link)
 	}
-	tl.eval(`(() => { const el = document.getElementById("add-lane"); el.value = "gcra"; el.dispatchEvent(new Event("change", {bubbles: true})); return el.value; })()`)
+	tl.addLane("gcra")
 	tl.waitCount(".lane[id^=lane-]", 4)
 	tl.waitGone("#lanes-error")
-	tl = p.fresh(p.base + "/lab?lane=fixed_window,10,1s;default=fixed_window,50,1s")
+	tl = p.openLab(p.base + "/lab?lane=fixed_window,10,1s;default=fixed_window,50,1s")
 	tl.waitText("#link-errors li", `link: lane: lane 1: tier name "default" reads as no tier (a client's own lane budget); want another word; using the default lanes (all of them)`)
 	q := url.Values{
 		"lane":   {"token_bucket,-5,10", "fixed_window,10,1s"},
@@ -556,7 +537,7 @@ func testLabTamperedLink(p *page) {
 	if w := `link: speed: "2;seed=4" is not a number; want 0.1 to 100; using the default speed, 1×`; !slices.Contains(want, w) {
 		p.t.Errorf("link errors %q lack %q", want, w)
 	}
-	f := p.fresh(p.base + "/lab?" + raw)
+	f := p.openLab(p.base + "/lab?" + raw)
 	f.waitCount("#link-errors li", len(want))
 	for i, w := range want {
 		f.waitText(fmt.Sprintf("#link-errors li:nth-child(%d)", i+1), w)
@@ -583,23 +564,15 @@ func testLabTamperedLink(p *page) {
 
 // testLabMalformedCSV: a bad file shows the parser's message with its line
 // number next to the control, and nothing else changes.
-func testLabMalformedCSV(p *page) {
+func testLabMalformedCSV(p *labPage) {
 	data := []byte("t_ms,client\n0,alice\n250,bob\nsoon,carol\n")
 	_, perr := sim.ParseTrace("bad.csv", data)
 	if perr == nil || !strings.Contains(perr.Error(), "line 4") {
 		p.t.Fatalf("sim.ParseTrace error = %v; want one naming line 4", perr)
 	}
-	p.pauseLab()
-	path := filepath.Join(p.t.TempDir(), "bad.csv")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		p.t.Fatal(err)
-	}
+	p.pause()
 	before := p.laneSummary()
-	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
-	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.SetUploadFiles("#trace-file", []string{path})); err != nil {
-		p.t.Fatal(err)
-	}
+	p.uploadTrace("bad.csv", data)
 	p.waitText("#trace-error", "⚠ "+perr.Error())
 	p.t.Logf("malformed CSV: %s", p.text("#trace-error"))
 	p.waitGone("#trace-status")
@@ -616,37 +589,26 @@ func testLabMalformedCSV(p *page) {
 // control and changes nothing. (At 9223372036854 ms, accepted before,
 // "Run to end" froze the tab.)
 func testLabFarTrace(p *page) {
-	f := p.fresh(p.base + "/lab")
+	f := p.openLab(p.base + "/lab")
 	f.waitValue("#client-0-pattern", "poisson")
-	f.pauseLab()
-	upload := func(name string, data []byte) {
-		path := filepath.Join(f.t.TempDir(), name)
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			f.t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(f.ctx, 20*time.Second)
-		defer cancel()
-		if err := chromedp.Do(ctx, chromedp.SetUploadFiles("#trace-file", []string{path})); err != nil {
-			f.t.Fatal(err)
-		}
-	}
-	upload("far.csv", []byte("t_ms,client\n0,a\n5000000000000,a\n"))
+	f.pause()
+	f.uploadTrace("far.csv", []byte("t_ms,client\n0,a\n5000000000000,a\n"))
 	f.waitText("#trace-status", "Replaying: far.csv (2 requests, 1 client)remove")
 	f.click("#run-trace")
 	f.waitText("#lab-clock", "t = 5000000000.000 s")
 	before := f.laneSummary()
-	upload("past.csv", []byte("t_ms,client\n0,a\n5000000000001,a\n"))
+	f.uploadTrace("past.csv", []byte("t_ms,client\n0,a\n5000000000001,a\n"))
 	f.waitText("#trace-error", "⚠ line 3: t_ms 5000000000001 is out of range; want at most 5000000000000 (about 158 years)")
 	// Unix times in ms are taken as they are, and the status says where
 	// the first request is.
-	upload("epoch.csv", []byte("t_ms,client\n1700000000000,a\n1700000000500,a\n"))
+	f.uploadTrace("epoch.csv", []byte("t_ms,client\n1700000000000,a\n1700000000500,a\n"))
 	f.waitText("#trace-status", "Replaying: epoch.csv (2 requests, 1 client, the first at t = 1700000000.000 s: “Run to end” gets there at once)remove")
-	upload("far.csv", []byte("t_ms,client\n0,a\n5000000000000,a\n"))
+	f.uploadTrace("far.csv", []byte("t_ms,client\n0,a\n5000000000000,a\n"))
 	f.waitText("#trace-status", "Replaying: far.csv (2 requests, 1 client)remove")
 	f.click("#run-trace")
 	f.waitText("#lab-clock", "t = 5000000000.000 s")
 	before = f.laneSummary()
-	upload("latin1.csv", []byte("t_ms,client\n0,Jos\xe9\n5,Jos\xe8\n"))
+	f.uploadTrace("latin1.csv", []byte("t_ms,client\n0,Jos\xe9\n5,Jos\xe8\n"))
 	f.waitText("#trace-error", "⚠ line 2: is not UTF-8 text; want the file saved as UTF-8")
 	f.waitText("#trace-status", "Replaying: far.csv (2 requests, 1 client)remove")
 	if after := f.laneSummary(); after != before {
@@ -668,17 +630,13 @@ func testLabRunToEndLarge(p *page) {
 	for i := range n {
 		fmt.Fprintf(&b, "%d,c%d\n", i, i)
 	}
-	path := filepath.Join(p.t.TempDir(), "big.csv")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		p.t.Fatal(err)
-	}
 	tr, err := sim.ParseTrace("big.csv", []byte(b.String()))
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	f := p.fresh(p.base + "/lab")
+	f := p.openLab(p.base + "/lab")
 	f.waitValue("#client-0-pattern", "poisson")
-	f.pauseLab()
+	f.pause()
 	// The file is read in parts, each shown: the page is drawn between them.
 	f.eval(`(() => {
 		window.__reading = [];
@@ -688,12 +646,7 @@ func testLabRunToEndLarge(p *page) {
 		});
 		window.__ro.observe(document.body, {subtree: true, childList: true, characterData: true});
 		return ""; })()`)
-	ctx, cancel := context.WithTimeout(f.ctx, 60*time.Second)
-	err = chromedp.Do(ctx, chromedp.SetUploadFiles("#trace-file", []string{path}))
-	cancel()
-	if err != nil {
-		f.t.Fatal(err)
-	}
+	f.uploadTrace("big.csv", []byte(b.String()))
 	f.pollFor(60*time.Second, "#trace-status", "Replaying: big.csv (199990 requests, 199990 clients)remove", func() string { return f.text("#trace-status") })
 	f.waitGone("#trace-reading")
 	var parts []string
@@ -744,39 +697,16 @@ func testLabRunToEndLarge(p *page) {
 		f.t.Errorf("Pause at %s during the run, %s after; want it to stay put", during, after)
 	}
 
-	u, err := url.Parse(f.eval(`document.getElementById("share-link").value`))
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	setup, err := sim.DecodeSetup(u.Query())
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	lab, err := sim.New(setup, tr, sim.Options{})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	if err := lab.RunTrace(); err != nil {
-		f.t.Fatal(err)
-	}
+	lab := replayNatively(f.t, f.linkSetup(), tr)
 	checkTotals := func() {
 		f.t.Helper()
-		for i, ln := range lab.Lanes() {
-			tot := ln.Total()
-			if tot.Allowed+tot.Denied != n {
-				f.t.Errorf("lane %d: native total %d; want %d", i+1, tot.Allowed+tot.Denied, n)
-			}
-			id := fmt.Sprintf("#lane-%d", i)
-			f.waitText(id+"-allowed", strconv.FormatInt(tot.Allowed, 10))
-			f.waitText(id+"-denied", strconv.FormatInt(tot.Denied, 10))
-		}
+		f.waitTotals(lab, n)
 		f.waitText("#totals tr.total th", "all 199990 clients")
 	}
 	checkTotals()
 
 	// Pause stops it on the way; Run to end goes on from there.
-	f.click("#lab-reset")
-	f.waitText("#lab-clock", "t = 0.000 s")
+	f.restart()
 	f.click("#run-trace")
 	f.click("#lab-pause")
 	f.waitText("#lab-clock-state", "paused")
@@ -794,7 +724,7 @@ func testLabRunToEndLarge(p *page) {
 // alice's generated traffic (Poisson, 8/s) to clicks only and says so, so
 // that the lanes hear the trace (0.5 requests/s); the link keeps alice.
 func testLabTraceQuiets(p *page) {
-	f := p.fresh(p.base + "/lab")
+	f := p.openLab(p.base + "/lab")
 	f.waitValue("#client-0-pattern", "poisson")
 	f.click("#load-nasa")
 	f.waitText("#trace-status", "Replaying: NASA 1995 trace (20000 requests, 1656 clients)remove")
@@ -813,11 +743,7 @@ func testLabTraceQuiets(p *page) {
 	f.waitValue("#client-0-pattern", "none")
 	f.waitText("#trace-note", "So that the lanes hear the trace, alice now sends only on clicks; pick a pattern again to mix generated traffic in, or remove the trace to have it back.")
 	// Removing the trace gives alice her pattern back.
-	f.click("#clear-trace")
-	f.waitGone("#trace-note")
-	f.waitValue("#client-0-pattern", "poisson")
-	f.waitCount("#client-0-rate", 1)
-	f.waitValue("#client-0-rate", "8")
+	aliceBack(f)
 	f.poll("link without the trace", "true false", func() string {
 		return f.eval(`(() => { const l = document.getElementById("share-link").value; return l.includes("client=alice%2C1%2C%2Cpoisson%2C8") + " " + l.includes("trace="); })()`)
 	})
@@ -842,7 +768,7 @@ func testLabTraceQuiets(p *page) {
 
 	// A client renamed during a trace keeps what the trace took from it,
 	// and clicks still send as it, with its state drawn.
-	g := p.fresh(p.base + "/lab?client=alice,1,,poisson,8&client=bob,1,,steady,2&as=bob&focus=bob")
+	g := p.openLab(p.base + "/lab?client=alice,1,,poisson,8&client=bob,1,,steady,2&as=bob&focus=bob")
 	g.waitValue("#fire-as", "bob")
 	g.waitValue("#focus", "bob")
 	g.click("#load-nasa")
@@ -851,19 +777,26 @@ func testLabTraceQuiets(p *page) {
 	g.waitText("#trace-note", "So that the lanes hear the trace, alice, bea now send only on clicks; pick a pattern again to mix generated traffic in, or remove the trace to have them back.")
 	g.waitValue("#fire-as", "bea")
 	g.waitValue("#focus", "bea")
-	g.click("#clear-trace")
-	g.waitGone("#trace-note")
-	g.waitValue("#client-0-pattern", "poisson")
-	g.waitCount("#client-0-rate", 1)
-	g.waitValue("#client-0-rate", "8")
+	aliceBack(g)
 	g.waitValue("#client-1-pattern", "steady")
+}
+
+// aliceBack removes the trace and waits until alice, the first client, has
+// her own traffic back (Poisson, 8/s) and the note is gone.
+func aliceBack(l *labPage) {
+	l.t.Helper()
+	l.click("#clear-trace")
+	l.waitGone("#trace-note")
+	l.waitValue("#client-0-pattern", "poisson")
+	l.waitCount("#client-0-rate", 1)
+	l.waitValue("#client-0-rate", "8")
 }
 
 // testLaneFieldsFollowKind: after a lane switches strategy, its fields
 // check the new strategy's parameters (their handlers kept the first
 // strategy's: a token bucket's rate of 0.5 was "limit 0.5 is out of range").
 func testLaneFieldsFollowKind(p *page) {
-	f := p.fresh(p.base + "/lab")
+	f := p.openLab(p.base + "/lab")
 	f.waitText("#lane-0-config", "fixed window: 10 per 1 s")
 	f.setSelect("lane-0-kind", "token_bucket")
 	f.waitText("#lane-0-config", "token bucket: 10/s, burst 10")
@@ -893,12 +826,11 @@ func testLaneFieldsFollowKind(p *page) {
 // testLabNASA replays the built-in NASA trace (alone: the client removed)
 // at full speed, and checks every lane's totals against the same setup run
 // natively through app/sim, and the exported CSV against sim's.
-func testLabNASA(p *page) {
+func testLabNASA(p *labPage) {
+	p.pause()
 	// Each client may send 5 requests per 10 s: browsers fetching a page
 	// and its images in one second are throttled.
-	p.setNumber("budget-limit", "5")
-	p.setNumber("budget-window", "10")
-	p.click("#budget-apply")
+	p.sameBudget("5", "10")
 	p.waitText("#lane-0-config", "fixed window: 5 per 10 s")
 	p.click("#client-0-remove")
 	p.waitGone("#client-0")
@@ -915,15 +847,7 @@ func testLabNASA(p *page) {
 		return p.eval(`(() => { const s = document.getElementById("scrub"); return s.value + "/" + s.max; })()`)
 	})
 
-	link := p.eval(`document.getElementById("share-link").value`)
-	u, err := url.Parse(link)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	setup, err := sim.DecodeSetup(u.Query())
-	if err != nil {
-		p.t.Fatal(err)
-	}
+	setup := p.linkSetup()
 	if setup.Trace != "nasa" || len(setup.Clients) != 0 {
 		p.t.Fatalf("link setup: trace %q, %d clients; want nasa, 0", setup.Trace, len(setup.Clients))
 	}
@@ -935,23 +859,8 @@ func testLabNASA(p *page) {
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	lab, err := sim.New(setup, tr, sim.Options{})
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	if err := lab.RunTrace(); err != nil {
-		p.t.Fatal(err)
-	}
-	for i, ln := range lab.Lanes() {
-		tot := ln.Total()
-		if tot.Allowed+tot.Denied != 20000 {
-			p.t.Errorf("lane %d: native total %d; want 20000", i+1, tot.Allowed+tot.Denied)
-		}
-		id := fmt.Sprintf("#lane-%d", i)
-		p.waitText(id+"-allowed", strconv.FormatInt(tot.Allowed, 10))
-		p.waitText(id+"-denied", strconv.FormatInt(tot.Denied, 10))
-		p.t.Logf("NASA, lane %d (%s): %d allowed, %d denied", i+1, ln.Spec().Config, tot.Allowed, tot.Denied)
-	}
+	lab := replayNatively(p.t, setup, tr)
+	p.waitTotals(lab, 20000)
 	p.waitText("#totals tr.total th", "all 1656 clients")
 	p.screenshot("lab-6-nasa-trace.png")
 
@@ -968,6 +877,12 @@ func testLabNASA(p *page) {
 	}
 }
 
+// freeAndPaid are two clients that only click: free, and paid of tier pro.
+var freeAndPaid = []sim.Client{
+	{Name: "free", Pattern: sim.Pattern{Kind: sim.PatternNone}, Weight: 1},
+	{Name: "paid", Pattern: sim.Pattern{Kind: sim.PatternNone}, Weight: 1, Tier: "pro"},
+}
+
 // testLabTiers: two clients click 10 times each at one instant; a "pro" tier
 // at 3× every lane's budget, set in the page, gives the pro client 3× as
 // many admissions in every lane (the run is replayed), and removing the tier
@@ -978,17 +893,13 @@ func testLabTiers(p *page) {
 			{Config: limiter.Config{Kind: limiter.KindFixedWindow, Limit: 2, Window: time.Second}},
 			{Config: limiter.Config{Kind: limiter.KindTokenBucket, Rate: 2, Burst: 2}},
 		},
-		Clients: []sim.Client{
-			{Name: "free", Pattern: sim.Pattern{Kind: sim.PatternNone}, Weight: 1},
-			{Name: "paid", Pattern: sim.Pattern{Kind: sim.PatternNone}, Weight: 1, Tier: "pro"},
-		},
-		Seed: 1, Speed: 1, Worst: time.Second,
+		Clients: freeAndPaid,
+		Seed:    1, Speed: 1, Worst: time.Second,
 	}
-	f := p.fresh(p.base + "/lab?" + s.Values().Encode())
+	f := p.openLab(p.base + "/lab?" + s.Values().Encode())
 	f.waitCount(".lane[id^=lane-]", 2)
-	f.pauseLab()
-	f.click("#lab-reset")
-	f.waitText("#lab-clock", "t = 0.000 s")
+	f.pause()
+	f.restart()
 	f.setNumber("burst-n", "10")
 	for _, who := range []string{"free", "paid"} {
 		f.setSelect("fire-as", who)
@@ -998,15 +909,12 @@ func testLabTiers(p *page) {
 	f.waitText("#lane-1-allowed", "4")
 	// paid's tier is not set on any lane yet, and the client says so.
 	f.waitText("#client-1-tier-note", "No lane has tier pro: paid gets each lane's own budget until it is set below.")
-	f.eval(`(() => { const el = document.getElementById("tier-name"); el.value = ""; return el.value; })()`)
-	f.click("#tier-apply")
+	f.applyTier("")
 	f.waitText("#tier-error", "⚠ tier name is empty; want a word of letters, digits, '-' or '_'")
-	f.eval(`(() => { const el = document.getElementById("tier-name"); el.value = "default"; return el.value; })()`)
-	f.click("#tier-apply")
+	f.applyTier("default")
 	f.waitText("#tier-error", `⚠ tier name "default" reads as no tier (a client's own lane budget); want another word`)
 	f.setNumber("tier-factor", "3")
-	f.eval(`(() => { const el = document.getElementById("tier-name"); el.value = "pro"; return el.value; })()`)
-	f.click("#tier-apply")
+	f.applyTier("pro")
 	f.waitText("#lane-0-tier-pro", "tier pro: fixed window: 6 per 1 s")
 	f.waitText("#lane-1-tier-pro", "tier pro: token bucket: 6/s, burst 6")
 	f.waitGone("#client-1-tier-note")
@@ -1058,8 +966,7 @@ func testLabTiers(p *page) {
 	// name field), ✕ on the last to the name field.
 	f.setNumber("tier-factor", "2")
 	for _, name := range []string{"aaa", "pro"} {
-		f.eval(`(() => { const el = document.getElementById("tier-name"); el.value = "` + name + `"; return el.value; })()`)
-		f.click("#tier-apply")
+		f.applyTier(name)
 		f.waitCount("#tier-remove-"+name, 1)
 		f.waitText("#tier-chip-"+name, name+" ×2") // the chip says the multiple
 	}
@@ -1093,7 +1000,7 @@ func testLabQuiz(p *page) {
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	f := p.fresh(p.base + "/lab?" + s.Values().Encode())
+	f := p.openLab(p.base + "/lab?" + s.Values().Encode())
 	f.waitCount(".lane[id^=lane-]", 2)
 	if got := f.followLink("#quiz-this", "Learn rate limiting"); !slices.Equal(got, []string{"/web/app.wasm"}) {
 		p.t.Errorf("the quiz loaded the wasm %q, want only /web/app.wasm", got)
@@ -1122,11 +1029,10 @@ func testLabInspector(p *page) {
 		Seed:    1, Speed: 1, Worst: time.Second,
 	}
 	events := []sim.Event{{At: 0, Client: "me", N: 1}, {At: 0, Client: "me", N: 1}, {At: 0, Client: "me", N: 1}}
-	f := p.fresh(p.base + "/lab?" + s.Values().Encode())
+	f := p.openLab(p.base + "/lab?" + s.Values().Encode())
 	f.waitCount(".lane[id^=lane-]", 1)
-	f.pauseLab()
-	f.click("#lab-reset")
-	f.waitText("#lab-clock", "t = 0.000 s")
+	f.pause()
+	f.restart()
 	// Nothing is coming: Step 1 request says so (it did nothing, silently).
 	f.click("#step-request")
 	f.waitText("#step-error", "⚠ no request is coming: the clients only click and no trace is left to replay; send one with Space or Burst ×N")
@@ -1152,7 +1058,7 @@ func testLabInspector(p *page) {
 		f.waitText("#insp-title", title)
 		f.waitText("#insp-what", strings.SplitN(e.Text(), "\n", 2)[0])
 		f.poll("#insp-steps", strings.Join(want, "\n"), func() string {
-			return f.eval(`Array.from(document.querySelectorAll("#insp-steps li")).map(li => li.textContent).join("\n")`)
+			return f.inspectorSteps()
 		})
 		mark := "✓ "
 		if !e.Decision.Allowed {
@@ -1227,11 +1133,10 @@ func testLabInspectorEveryKind(p *page) {
 		Seed: 1, Speed: 1, Worst: time.Second}
 	events := []sim.Event{{At: 0, Client: "me", N: 1}, {At: 0, Client: "me", N: 1}, {At: 0, Client: "me", N: 1},
 		{At: 300 * time.Millisecond, Client: "me", N: 1}}
-	f := p.fresh(p.base + "/lab?" + s.Values().Encode())
+	f := p.openLab(p.base + "/lab?" + s.Values().Encode())
 	f.waitCount(".lane[id^=lane-]", 6)
-	f.pauseLab()
-	f.click("#lab-reset")
-	f.waitText("#lab-clock", "t = 0.000 s")
+	f.pause()
+	f.restart()
 	f.setNumber("burst-n", "3")
 	f.click("#burst")
 	f.click("#step-100ms")
@@ -1257,7 +1162,7 @@ func testLabInspectorEveryKind(p *page) {
 		f.do(chromedp.KeyEvent("\r"))
 		f.waitText("#insp-verdict", mark+e.Verdict)
 		f.poll(ln.Config.Kind.Name()+" steps", strings.Join(want, "\n"), func() string {
-			return f.eval(`Array.from(document.querySelectorAll("#insp-steps li")).map(li => li.textContent).join("\n")`)
+			return f.inspectorSteps()
 		})
 		// Strategies with fractional quantities say how they are rounded.
 		if k := ln.Config.Kind; k == limiter.KindFixedWindow || k == limiter.KindSlidingWindowLog {
@@ -1306,58 +1211,18 @@ func testLabInspectorEveryKind(p *page) {
 	f.poll("focus after Escape in the panel", "lane-2-svg", active)
 }
 
-// fresh loads link as a new document (from a blank page, so nothing of the
-// previous page survives) and waits for the lab.
-func (p *page) fresh(link string) *page { return p.freshAt(link, "Comparison lab") }
-
-// setSelect chooses an option and dispatches change (as a user's pick).
-func (p *page) setSelect(id, value string) {
-	p.t.Helper()
-	p.eval(fmt.Sprintf(`(() => { const el = document.getElementById(%q); el.value = %q;
-		el.dispatchEvent(new Event("change", {bubbles: true})); return el.value; })()`, id, value))
-	p.waitValue("#"+id, value)
-}
-
-// pauseLab pauses the lab's clock if it is running.
-func (p *page) pauseLab() {
-	p.t.Helper()
-	if p.text("#lab-clock-state") == "running" {
-		p.click("#lab-pause")
-	}
-	p.waitText("#lab-clock-state", "paused")
-}
-
-// clockMs reads the lab's clock in milliseconds.
-func (p *page) clockMs() int {
-	var s, ms int
-	fmt.Sscanf(p.text("#lab-clock"), "t = %d.%d s", &s, &ms)
-	return s*1000 + ms
-}
-
-// laneSummary is every lane's kind, configuration and counts, and the clock.
-func (p *page) laneSummary() string {
-	var parts []string
-	n, _ := strconv.Atoi(p.eval(`String(document.querySelectorAll(".lane[id^=lane-]").length)`))
-	for i := range n {
-		id := fmt.Sprintf("#lane-%d", i)
-		parts = append(parts, p.text(id+"-config")+" "+p.text(id+"-allowed")+"/"+p.text(id+"-denied"))
-	}
-	sort.Strings(parts[:0])
-	return strings.Join(parts, "; ") + " @ " + p.text("#lab-clock")
-}
-
 // testLabOverload: a client of 10,000 requests/s at 100× is more than the
 // page decides in real time. The clock says it runs slower, and Pause still
 // answers (the page froze for over a minute before each tick had a budget).
 // A speed a link sets that the list lacks is shown as it is.
 func testLabOverload(p *page) {
-	f := p.fresh(p.base + "/lab?client=a,1,,steady,10000&speed=100")
+	f := p.openLab(p.base + "/lab?client=a,1,,steady,10000&speed=100")
 	// The first frames of such a load are long (up to the tick's budget).
 	f.pollFor(15*time.Second, "#lab-clock-behind", "slower than 100×: more requests are due than the browser decides in real time", func() string { return f.text("#lab-clock-behind") })
 	f.click("#lab-pause")
 	f.waitText("#lab-clock-state", "paused")
 	f.waitGone("#lab-clock-behind")
-	f = p.fresh(p.base + "/lab?speed=3")
+	f = p.openLab(p.base + "/lab?speed=3")
 	f.waitValue("#speed", "3")
 	if got := f.eval(`document.querySelector("#speed option:checked").textContent`); got != "3×" {
 		f.t.Errorf("speed shown %q, want 3×", got)
@@ -1369,7 +1234,7 @@ func testLabOverload(p *page) {
 // for the whole client lost it, with the refused text still in its field);
 // the message names the client once.
 func testLabClientMessages(p *page) {
-	f := p.fresh(p.base + "/lab")
+	f := p.openLab(p.base + "/lab")
 	f.waitValue("#client-0-pattern", "poisson")
 	f.setNumber("client-0-rate", "20000")
 	f.waitText("#client-0-rate-error", "⚠ rate 20000 is out of range; want 0.001 to 10000 req/s")
@@ -1392,7 +1257,7 @@ func testLabClientMessages(p *page) {
 // only while it is still the setup's link. Refused, the card says why and
 // selects the link to copy by hand (it said "Copied ✓" either way).
 func testLabCopy(p *page) {
-	f := p.fresh(p.base + "/lab")
+	f := p.openLab(p.base + "/lab")
 	f.setPermission("clipboard-write", cdpbrowser.PermissionSettingDenied)
 	f.click("#copy-link")
 	f.waitText("#share-error", "⚠ the browser did not let the page copy (NotAllowedError); the link is selected in the field above: copy it from there")
@@ -1417,26 +1282,16 @@ func testLabCopyAsGo(p *page) {
 			{Config: limiter.Config{Kind: limiter.KindTokenBucket, Rate: 2, Burst: 3}, Tiers: map[string]limiter.Config{"pro": {Kind: limiter.KindTokenBucket, Rate: 10, Burst: 15}}},
 			{Config: limiter.Config{Kind: limiter.KindSlidingWindowLog, Limit: 4, Window: 1500 * time.Millisecond}},
 		},
-		Tiers: map[string]float64{"pro": 5},
-		Clients: []sim.Client{
-			{Name: "free", Pattern: sim.Pattern{Kind: sim.PatternNone}, Weight: 1},
-			{Name: "paid", Pattern: sim.Pattern{Kind: sim.PatternNone}, Weight: 1, Tier: "pro"},
-		},
-		Seed: 1, Speed: 1, Worst: time.Second,
+		Tiers:   map[string]float64{"pro": 5},
+		Clients: freeAndPaid,
+		Seed:    1, Speed: 1, Worst: time.Second,
 	}
-	f := p.fresh(p.base + "/lab?" + s.Values().Encode())
+	f := p.openLab(p.base + "/lab?" + s.Values().Encode())
 	f.waitCount(".lane[id^=lane-]", 2)
-	f.pauseLab()
+	f.pause()
 	// The tier's multiple (×5) gives every lane a pro tier: read the lanes
 	// back from the page's own link.
-	u, err := url.Parse(f.eval(`document.getElementById("share-link").value`))
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	got, err := sim.DecodeSetup(u.Query())
-	if err != nil {
-		f.t.Fatal(err)
-	}
+	got := f.linkSetup()
 	if want := (limiter.Config{Kind: limiter.KindSlidingWindowLog, Limit: 20, Window: 1500 * time.Millisecond}); got.Lanes[1].Tiers["pro"] != want {
 		f.t.Fatalf("lane 2's pro tier %v, want %v", got.Lanes[1].Tiers["pro"], want)
 	}
@@ -1461,16 +1316,5 @@ func testLabCopyAsGo(p *page) {
 	f.waitText("#lane-0-go-copy", "Copy as Go")
 	if got := f.eval(`document.querySelector("#lane-0-go-code").textContent`); !strings.Contains(got, "return limiter.NewGCRA(") {
 		f.t.Errorf("after switching lane 1 to GCRA, its Go code:\n%s", got)
-	}
-}
-
-// setPermission overrides a permission for the page's origin.
-func (p *page) setPermission(name string, setting cdpbrowser.PermissionSetting) {
-	p.t.Helper()
-	c := chromedp.FromContext(p.ctx)
-	if _, err := cdp.Call(p.ctx, c.Browser, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
-		Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: setting, Origin: p.base,
-	}); err != nil {
-		p.t.Fatal(err)
 	}
 }

@@ -3,14 +3,11 @@
 package e2e
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -74,47 +71,71 @@ func TestLearn(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	playground := func(t *testing.T) *playgroundPage { return p.on(t).openPlayground() }
+	learn := func(t *testing.T) *learnPage { return p.on(t).openLearn(base + "/learn") }
+
 	t.Run("ShippedSourceEqualsLimiter", func(t *testing.T) { testShippedSource(t, base) })
-	t.Run("HelpOverlayKeys", func(t *testing.T) { p.t = t; testHelpOverlay(p) })
-	t.Run("SpaceStillSends", func(t *testing.T) { p.t = t; testSpaceSends(p) })
-	t.Run("AxePlayground", func(t *testing.T) { p.t = t; p.axe(axe, "playground") })
-	t.Run("Lessons", func(t *testing.T) { p.t = t; testLessons(p) })
-	t.Run("InspectorEnterOnMark", func(t *testing.T) { p.t = t; testInspector(p) })
-	t.Run("AxeLessonOpen", func(t *testing.T) { p.t = t; p.axe(axe, "lesson with inspector and source") })
-	t.Run("QuizSeed42", func(t *testing.T) { p.t = t; testQuiz(p) })
+	t.Run("HelpOverlayKeys", func(t *testing.T) { testHelpOverlay(playground(t)) })
+	t.Run("SpaceStillSends", func(t *testing.T) { testSpaceSends(playground(t)) })
+	t.Run("AxePlayground", func(t *testing.T) {
+		// With a request decided and announced.
+		g := playground(t)
+		g.pause()
+		g.reset()
+		g.do(chromedp.KeyEvent(" "))
+		g.waitText("#allowed-count", "1")
+		g.axe(axe, "playground")
+	})
+	t.Run("Lessons", func(t *testing.T) { testLessons(playground(t)) })
+	t.Run("InspectorEnterOnMark", func(t *testing.T) { testInspector(learn(t)) })
+	t.Run("AxeLessonOpen", func(t *testing.T) {
+		l := learn(t)
+		l.openLesson("burst-vs-rate")
+		l.runLesson()
+		l.inspect("0-14")
+		l.showSource()
+		l.axe(axe, "lesson with inspector and source")
+	})
+	t.Run("QuizSeed42", func(t *testing.T) { testQuiz(p.on(t)) })
 	t.Run("AxeQuizOpen", func(t *testing.T) {
-		p.t = t
 		// Seed 2's first question is about a token bucket: it has the
 		// tokens field too.
-		q := p.freshLearn(p.base + "/learn?seed=2")
+		q := p.on(t).openLearn(base + "/learn?seed=2")
 		q.waitText("#quiz-progress", "1 of 10")
 		q.waitCount("#quiz-tokens", 1)
 		q.axe(axe, "quiz question")
-		q.click("#quiz-allowed")
+		q.decide(true)
 		q.setNumber("quiz-tokens", "1")
 		q.click("#quiz-reveal")
 		q.waitCount("#inspector", 1)
 		q.axe(axe, "quiz reveal")
 	})
-	t.Run("QuizTokensTyped", func(t *testing.T) { p.t = t; testQuizTokensTyped(p) })
-	t.Run("QuizTokenTolerance", func(t *testing.T) { p.t = t; testQuizTokenTolerance(p) })
-	t.Run("BadLinks", func(t *testing.T) { p.t = t; testLearnBadLinks(p) })
-	t.Run("Cards", func(t *testing.T) { p.t = t; testCards(p) })
-	t.Run("AxeCards", func(t *testing.T) { p.t = t; p.axe(axe, "cards") })
-	t.Run("DarkThemeAnd360px", func(t *testing.T) { p.t = t; testThemeAndNarrow(p, axe) })
+	t.Run("QuizTokensTyped", func(t *testing.T) { testQuizTokensTyped(p.on(t)) })
+	t.Run("QuizTokenTolerance", func(t *testing.T) { testQuizTokenTolerance(p.on(t)) })
+	t.Run("BadLinks", func(t *testing.T) { testLearnBadLinks(p.on(t)) })
+	t.Run("Cards", func(t *testing.T) { testCards(learn(t)) })
+	t.Run("AxeCards", func(t *testing.T) {
+		// With the first card's answer open.
+		l := learn(t)
+		l.openCards()
+		c := explain.Cards()[0]
+		l.click("#card-toggle-" + c.ID)
+		l.waitAttrOf("#card-toggle-"+c.ID, "aria-expanded", "true")
+		l.axe(axe, "cards")
+	})
+	t.Run("DarkThemeAnd360px", func(t *testing.T) { testThemeAndNarrow(p.on(t), axe) })
 	t.Run("AxeLab", func(t *testing.T) {
-		p.t = t
-		resp, err := http.Get(p.base + "/lab")
+		resp, err := http.Get(base + "/lab")
 		if err != nil || resp.StatusCode != 200 {
 			t.Fatalf("/lab: %v %v", resp, err)
 		}
 		resp.Body.Close()
-		p.do(chromedp.EmulateViewport(1360, 940))
-		l := p.freshAt(p.base+"/lab", "Comparison lab")
+		p.on(t).do(chromedp.EmulateViewport(1360, 940))
+		l := p.on(t).openLab(base + "/lab")
 		l.axe(axe, "lab")
 		// With the inspector open on a lane's newest decision.
 		l.waitText("#lab-clock-state", "running")
-		l.pauseLab()
+		l.pause()
 		l.do(chromedp.Focus(chromedp.ID("lane-0-svg")))
 		l.poll("#lane-0-selected starts with Selected", "true", func() string {
 			return l.eval(`String(String((document.getElementById("lane-0-selected") || {}).textContent || "").startsWith("Selected: request"))`)
@@ -123,51 +144,6 @@ func TestLearn(t *testing.T) {
 		l.waitCount("#insp-verdict", 1)
 		l.axe(axe, "lab with the inspector open")
 	})
-}
-
-// axeScript returns axe-core's axe.min.js, installed from the npm registry
-// into testout/npm (git-ignored) when missing.
-func axeScript(t *testing.T) string {
-	dir, err := filepath.Abs(filepath.Join(repoRoot, "testout", "npm"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "node_modules", "axe-core", "axe.min.js")
-	if _, err := os.Stat(path); err != nil {
-		cmd := exec.Command("npm", "install", "--no-save", "--no-audit", "--no-fund", "--prefix", dir, "axe-core@4")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("npm install axe-core@4 (needed for the accessibility checks): %v\n%s", err, out)
-		}
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("axe-core: %v", err)
-	}
-	return string(b)
-}
-
-// axe injects axe-core into the page, runs it, and fails on any serious or
-// critical violation, printing them.
-func (p *page) axe(script, state string) {
-	p.t.Helper()
-	p.eval(script + "\n;'injected'")
-	out := p.eval(`axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(
-		r.violations.filter(v => v.impact === "serious" || v.impact === "critical").map(v => ({
-			id: v.id, impact: v.impact, help: v.help,
-			nodes: v.nodes.slice(0, 6).map(n => n.target.join(" ") + " — " + n.failureSummary.replace(/\s+/g, " "))}))))`)
-	var vs []struct {
-		ID, Impact, Help string
-		Nodes            []string
-	}
-	if err := json.Unmarshal([]byte(out), &vs); err != nil {
-		p.t.Fatalf("axe output %q: %v", out, err)
-	}
-	for _, v := range vs {
-		p.t.Errorf("axe (%s): %s %s: %s\n    %s", state, v.Impact, v.ID, v.Help, strings.Join(v.Nodes, "\n    "))
-	}
-	if len(vs) == 0 {
-		p.t.Logf("axe (%s): no serious or critical violations", state)
-	}
 }
 
 // testShippedSource fetches every limiter source the page shows from the
@@ -213,9 +189,9 @@ func testShippedSource(t *testing.T, base string) {
 // even while it is not yet a number ("-", then "-0.5"), and Reveal names
 // the problem in words.
 func testQuizTokensTyped(p *page) {
-	q := p.freshLearn(p.base + "/learn?seed=2") // its first question asks for the tokens left
+	q := p.openLearn(p.base + "/learn?seed=2") // its first question asks for the tokens left
 	q.waitText("#quiz-progress", "1 of 10")
-	q.click("#quiz-allowed")
+	q.decide(true)
 	q.eval(`document.getElementById("quiz-tokens").focus(), "ok"`)
 	q.do(chromedp.KeyEvent("-"))
 	q.poll("#quiz-tokens badInput", "true", func() string {
@@ -247,7 +223,7 @@ func testQuizTokensTyped(p *page) {
 // floored), 8.77 scored. The line under the score says which questions are
 // worth 2 points.
 func testQuizTokenTolerance(p *page) {
-	q := p.freshLearn(p.base + "/learn?mode=quiz&seed=29391")
+	q := p.openLearn(p.base + "/learn?mode=quiz&seed=29391")
 	q.waitText("#quiz-scoring", "Scoring: 1 point per question for allowed or denied, and 1 more for the tokens left on "+
 		"questions 5, 6 and 7 (token buckets): 13 in all.")
 	ref, err := explain.NewQuiz(sim.DefaultSetup(), 29391)
@@ -256,17 +232,13 @@ func testQuizTokenTolerance(p *page) {
 	}
 	for i := range 4 { // right answers to questions 1 to 4 (no tokens asked)
 		q.waitText("#quiz-progress", strconv.Itoa(i+1)+" of 10")
-		if ref.Questions[i].Allowed {
-			q.click("#quiz-allowed")
-		} else {
-			q.click("#quiz-denied")
-		}
+		q.decide(ref.Questions[i].Allowed)
 		q.click("#quiz-reveal")
 		q.waitText("#quiz-score", strconv.Itoa(i+1)+" / 13")
 		q.click("#quiz-next")
 	}
 	q.waitText("#quiz-progress", "5 of 10")
-	q.click("#quiz-allowed")
+	q.decide(true)
 	q.setNumber("quiz-tokens", "8.77")
 	q.click("#quiz-reveal")
 	q.waitText("#quiz-feedback .check-head", "½ Decision right, tokens wrong: +1 point")
@@ -275,7 +247,7 @@ func testQuizTokenTolerance(p *page) {
 	q.waitText("#quiz-score", "5 / 13")
 	q.click("#quiz-next")
 	q.waitText("#quiz-progress", "6 of 10") // exactly 8.48912244: 8.44 is 0.0491 below
-	q.click("#quiz-allowed")
+	q.decide(true)
 	q.setNumber("quiz-tokens", "8.44")
 	q.click("#quiz-reveal")
 	q.waitText("#quiz-feedback .check-head", "✓ Right: +2 points")
@@ -285,7 +257,7 @@ func testQuizTokenTolerance(p *page) {
 
 // testHelpOverlay: `?` opens the shortcuts, Escape closes them and gives
 // focus back.
-func testHelpOverlay(p *page) {
+func testHelpOverlay(p *playgroundPage) {
 	p.waitGone("#help")
 	p.eval(`document.activeElement && document.activeElement.blur(), "ok"`)
 	p.do(chromedp.KeyEvent("?"))
@@ -316,17 +288,11 @@ func testHelpOverlay(p *page) {
 	}
 }
 
-const kbEscape = "\u001b"
-
 // testSpaceSends: the help overlay's key handler leaves Space to the
 // playground, and the live region announces the decision.
-func testSpaceSends(p *page) {
-	if p.text("#clock-state") == "running" {
-		p.click("#pause")
-	}
-	p.waitText("#clock-state", "paused")
-	p.click("#reset")
-	p.waitText("#allowed-count", "0")
+func testSpaceSends(p *playgroundPage) {
+	p.pause()
+	p.reset()
 	p.eval(`document.activeElement && document.activeElement.blur(), "ok"`)
 	p.do(chromedp.KeyEvent(" "))
 	p.waitText("#allowed-count", "1")
@@ -343,8 +309,10 @@ func testSpaceSends(p *page) {
 
 // testLessons opens each lesson from the list, runs it, and checks that the
 // page shows its check passed with explain's exact message.
-func testLessons(p *page) {
-	if got := p.followLink("#nav-learn", "Learn rate limiting"); !slices.Equal(got, []string{"/web/app.wasm"}) {
+func testLessons(g *playgroundPage) {
+	got := g.followLink("#nav-learn", "Learn rate limiting")
+	p := &learnPage{g.page}
+	if !slices.Equal(got, []string{"/web/app.wasm"}) {
 		p.t.Errorf("/learn loaded the wasm %q, want only /web/app.wasm", got)
 	}
 	p.waitCount("#lesson-list li", 7)
@@ -352,8 +320,7 @@ func testLessons(p *page) {
 		p.t.Errorf("the lessons' title is %q", got)
 	}
 	for i, c := range lessonChecks {
-		p.click("#lesson-link-" + c.id)
-		p.waitAttrOf("#lesson", "data-lesson", c.id)
+		p.openLesson(c.id)
 		l, _ := explain.LessonByID(c.id)
 		p.waitText("#lesson-title", "Lesson "+strconv.Itoa(i+1)+": "+l.Title)
 		p.waitText("#lesson-watch", l.Watch)
@@ -428,11 +395,9 @@ var inspectorWant = []string{
 
 // testInspector: Enter on a focused mark opens the inspector with the exact
 // worked steps; the source toggle shows limiter/ as shipped, highlighted.
-func testInspector(p *page) {
-	p.click("#lesson-link-burst-vs-rate")
-	p.waitAttrOf("#lesson", "data-lesson", "burst-vs-rate")
-	p.click("#lesson-run")
-	p.waitLessonChecked()
+func testInspector(p *learnPage) {
+	p.openLesson("burst-vs-rate")
+	p.runLesson()
 	p.waitAttrOf("#mark-0-14", "aria-label", "request 15 at 0.70 s: denied")
 	p.waitAttrOf("#mark-0-14", "role", "button")
 	// One Tab stop per lane (the first mark), the arrows move within it.
@@ -470,7 +435,7 @@ func testInspector(p *page) {
 	p.waitText("#insp-title", "Why: lane 1, request 15 at 0.70 s: denied")
 	p.poll("Tab stops after Enter", "mark-0-14 mark-1-0", stops) // the selected mark is lane 1's stop
 	p.poll("#insp-steps", strings.Join(inspectorWant, "\n"), func() string {
-		return p.eval(`Array.from(document.querySelectorAll("#insp-steps li")).map(li => li.textContent).join("\n")`)
+		return p.inspectorSteps()
 	})
 	p.waitText("#insp-verdict", "✕ denied: retry after 100 ms (HTTP 429, Retry-After: 1)")
 	// The panel's ✕, by keyboard, gives the focus back to the mark, where
@@ -503,8 +468,7 @@ func testInspector(p *page) {
 	}
 
 	// The Go source, as shipped, with the lines that decided highlighted.
-	p.click("#insp-source-toggle")
-	p.waitAttrOf("#insp-source-toggle", "aria-expanded", "true")
+	p.showSource()
 	p.waitCount(".src[data-file='tokenbucket.go']", 1)
 	p.waitCount(".src[data-file='bucket.go']", 1)
 	lim, _ := explain.LimiterDir()
@@ -572,7 +536,7 @@ func testQuiz(p *page) {
 	var runs [2][]string
 	for run := range runs {
 		ref, _ := explain.NewQuiz(sim.DefaultSetup(), 42)
-		q := p.freshLearn(p.base + "/learn?seed=42")
+		q := p.openLearn(p.base + "/learn?seed=42")
 		q.waitAttrOf("#tab-quiz", "aria-current", "page")
 		q.waitText("#quiz-seed", "seed 42")
 		q.waitValue("#quiz-link", p.base+"/learn?mode=quiz&seed=42")
@@ -583,11 +547,7 @@ func testQuiz(p *page) {
 			at := ref.Questions[i].Request.At
 			q.waitText("#quiz-paused", fmt.Sprintf("Clock paused at %d.%03d s, just before this request", at/time.Second, at%time.Second/time.Millisecond))
 			runs[run] = append(runs[run], q.text("#quiz-prompt"))
-			if g.Allowed {
-				q.click("#quiz-allowed")
-			} else {
-				q.click("#quiz-denied")
-			}
+			q.decide(g.Allowed)
 			if ref.Questions[i].AskTokens {
 				q.waitText("#quiz-given", ref.Questions[i].Given)
 				q.setNumber("quiz-tokens", strconv.FormatFloat(g.Tokens, 'f', 2, 64))
@@ -647,9 +607,8 @@ func verdictText(e explain.Explanation) string {
 }
 
 // testCards: a card's model answer opens on request and links to its lesson.
-func testCards(p *page) {
-	p.click("#tab-cards")
-	p.waitCount(".drill", len(explain.Cards()))
+func testCards(p *learnPage) {
+	p.openCards()
 	c := explain.Cards()[0]
 	p.waitAttrOf("#card-answer-"+c.ID, "hidden", "")
 	p.click("#card-toggle-" + c.ID)
@@ -661,49 +620,44 @@ func testCards(p *page) {
 	p.screenshot("learn-7-cards.png")
 	p.click("#card-lesson-" + c.ID)
 	p.waitAttrOf("#lesson", "data-lesson", c.Lesson)
-	p.click("#tab-cards")
-	p.waitCount(".drill", len(explain.Cards()))
+	p.openCards()
 }
 
 // testThemeAndNarrow: the dark theme toggle is remembered across a reload;
 // screenshots at 360 px of the lesson, quiz and playground.
 func testThemeAndNarrow(p *page, axe string) {
-	l := p.freshLearn(p.base + "/learn?lesson=boundary-burst")
+	l := p.openLearn(p.base + "/learn?lesson=boundary-burst")
 	l.click("#theme-toggle")
 	l.poll("data-theme", "dark", func() string { return l.eval(`String(document.documentElement.dataset.theme)`) })
-	l = p.freshLearn(p.base + "/learn?lesson=boundary-burst")
+	l = p.openLearn(p.base + "/learn?lesson=boundary-burst")
 	l.poll("data-theme after reload", "dark", func() string { return l.eval(`String(document.documentElement.dataset.theme)`) })
 	l.waitAttrOf("#theme-toggle", "aria-pressed", "true")
-	l.click("#lesson-run")
-	l.waitLessonChecked()
-	l.click("#mark-0-12")
-	l.waitCount("#inspector", 1)
+	l.runLesson()
+	l.inspect("0-12")
 	l.screenshot("learn-8-dark-lesson.png")
 	l.axe(axe, "dark theme, lesson with inspector")
 
 	p.do(chromedp.EmulateViewport(360, 740))
-	l = p.freshLearn(p.base + "/learn?lesson=burst-vs-rate")
-	l.click("#lesson-run")
-	l.waitLessonChecked()
-	l.click("#mark-0-14")
-	l.waitCount("#inspector", 1)
+	defer p.do(chromedp.EmulateViewport(1360, 940)) // also when the test stops early
+	l = p.openLearn(p.base + "/learn?lesson=burst-vs-rate")
+	l.runLesson()
+	l.inspect("0-14")
 	l.noHorizontalScroll()
 	l.screenshot("learn-9-360px-dark-lesson.png")
 	// A new run's Tab stops are its lanes' first marks again (mark 14 was
 	// lane 1's).
-	l.click("#lesson-run")
-	l.waitLessonChecked()
+	l.runLesson()
 	l.waitCount("#lstrip-0 .mark[role=button]", 101) // the whole run, past mark 14
 	l.poll("Tab stops after a new run", "mark-0-0 mark-1-0", func() string {
 		return l.eval(`Array.from(document.querySelectorAll("#lesson-lanes [tabindex='0']")).map(e => e.id).join(" ")`)
 	})
 	l.click("#theme-toggle")
 	l.poll("data-theme", "light", func() string { return l.eval(`String(document.documentElement.dataset.theme)`) })
-	q := p.freshLearn(p.base + "/learn?seed=42")
+	q := p.openLearn(p.base + "/learn?seed=42")
 	q.waitText("#quiz-progress", "1 of 10")
 	q.noHorizontalScroll()
 	q.screenshot("learn-10-360px-quiz.png")
-	g := p.freshAt(p.base+"/", "Rate limiter playground")
+	g := p.openPlayground()
 	g.noHorizontalScroll()
 	g.screenshot("learn-11-360px-playground.png")
 	// The drawings' labels stay readable on a phone (web/app.css): sizes in
@@ -711,106 +665,61 @@ func testThemeAndNarrow(p *page, axe string) {
 	if got := g.eval(`[...document.querySelectorAll("#figure text")].map((e) => e.getAttribute("font-size") + ":" + getComputedStyle(e).fontSize).filter((x, i, a) => a.indexOf(x) === i).sort().join(" ")`); got != "11:24px 12:24px 22:22px" {
 		p.t.Errorf("playground drawing at 360 px, font-size attribute:computed size: %q", got)
 	}
-	drawing := func(lab *page) string {
+	drawing := func(lab *labPage) string {
 		return lab.eval(`(() => { const s = document.querySelector("#lane-0-svg"), a = document.querySelectorAll("#axis text");
 			return [getComputedStyle(s.querySelector("text")).fontSize, getComputedStyle(s).borderTopWidth, getComputedStyle(a[0]).fontSize, getComputedStyle(a[0]).display, getComputedStyle(a[1]).display].join(" "); })()`)
 	}
-	lab := p.freshAt(p.base+"/lab", "Comparison lab")
+	lab := p.openLab(p.base + "/lab")
 	lab.noHorizontalScroll()
 	if got, want := drawing(lab), "17px 1px 21px block none"; got != want {
 		p.t.Errorf("lab at 360 px: lane label size, lane border, axis label size, first and second axis label display: %q, want %q", got, want)
 	}
 	p.do(chromedp.EmulateViewport(1360, 940))
-	lab = p.freshAt(p.base+"/lab", "Comparison lab")
+	lab = p.openLab(p.base + "/lab")
 	if got, want := drawing(lab), "15px 1px 15px block block"; got != want {
 		p.t.Errorf("lab at 1360 px: lane label size, lane border, axis label size, first and second axis label display: %q, want %q", got, want)
 	}
 }
 
-// noHorizontalScroll fails when the page is wider than the viewport.
-func (p *page) noHorizontalScroll() {
-	p.t.Helper()
-	got := p.eval(`String(document.documentElement.scrollWidth <= window.innerWidth + 1) + " " + document.documentElement.scrollWidth + " " + window.innerWidth`)
-	if !strings.HasPrefix(got, "true") {
-		p.t.Errorf("the page scrolls sideways (scrollWidth, innerWidth: %s)", strings.TrimPrefix(got, "false "))
-	}
-}
-
-// freshLearn loads a /learn link as a new document and waits for the page.
 // testLearnBadLinks: a bad seed, lesson or section in a link is said, and the
 // page still shows something useful (the default seed, the lesson list).
 func testLearnBadLinks(p *page) {
-	f := p.freshLearn(p.base + "/learn?seed=abc")
+	f := p.openLearn(p.base + "/learn?seed=abc")
 	f.waitText("#learn-notice", "⚠ The seed \"abc\" is not a whole number; want 0 to 18446744073709551615; using the default seed 1, so everyone who opens this link gets the same questions.")
 	f.waitAttr("#tab-quiz", "aria-current", "page")
 	f.waitText("#quiz-seed", "seed 1")
 	f.poll("seed in the address", "1", func() string { return f.eval(`new URLSearchParams(location.search).get("seed")`) })
-	f = p.freshLearn(p.base + "/learn?mode=quiz&seed=")
+	f = p.openLearn(p.base + "/learn?mode=quiz&seed=")
 	f.waitText("#learn-notice", "⚠ The seed is empty; want 0 to 18446744073709551615; using the default seed 1, so everyone who opens this link gets the same questions.")
-	f = p.freshLearn(p.base + "/learn?mode=quiz&seed=1e3")
+	f = p.openLearn(p.base + "/learn?mode=quiz&seed=1e3")
 	f.waitText("#quiz-seed", "seed 1000")
 	f.waitCount("#learn-notice", 0)
 	// A part the browser cannot decode (a bad %-escape) is said, and the
 	// seed it may have been is the default one (it was a fresh seed, with
 	// no word).
-	f = p.freshLearn(p.base + "/learn?mode=quiz&seed=%ZZ")
+	f = p.openLearn(p.base + "/learn?mode=quiz&seed=%ZZ")
 	f.waitText("#learn-notice", "⚠ Part of this link could not be read (invalid URL escape \"%ZZ\"); that part was ignored. Using the default seed 1, so everyone who opens this link gets the same questions.")
 	f.waitText("#quiz-seed", "seed 1")
-	f = p.freshLearn(p.base + "/learn?mode=quiz&seed=-1")
+	f = p.openLearn(p.base + "/learn?mode=quiz&seed=-1")
 	f.waitText("#learn-notice", "⚠ The seed \"-1\" is negative; want 0 to 18446744073709551615; using the default seed 1, so everyone who opens this link gets the same questions.")
 	f.waitText("#quiz-seed", "seed 1")
 	// The new seed, in the address, comes from the clock's milliseconds
 	// (it was always 1: the browser's clock has no nanoseconds).
 	seeds := map[string]bool{}
 	for range 2 {
-		f = p.freshLearn(p.base + "/learn?mode=quiz")
+		f = p.openLearn(p.base + "/learn?mode=quiz")
 		f.poll("seed in the address", "true", func() string { return f.eval(`String(new URLSearchParams(location.search).has("seed"))`) })
 		seeds[f.eval(`new URLSearchParams(location.search).get("seed")`)] = true
 	}
 	if len(seeds) != 2 {
 		p.t.Errorf("two fresh quizzes got the seeds %v; want two different ones", seeds)
 	}
-	f = p.freshLearn(p.base + "/learn?lesson=nope&mode=nope")
+	f = p.openLearn(p.base + "/learn?lesson=nope&mode=nope")
 	f.waitText("#learn-notice", "⚠ There is no lesson \"nope\"; here is the list. There is no section \"nope\"; showing the lessons.")
 	f.waitAttr("#tab-lessons", "aria-current", "page")
-	f = p.freshLearn(p.base + "/learn?mode=cards&lesson=nope")
+	f = p.openLearn(p.base + "/learn?mode=cards&lesson=nope")
 	f.waitText("#learn-notice", "⚠ There is no lesson \"nope\"; showing the cards.")
 	f.waitAttr("#tab-cards", "aria-current", "page")
-	f = p.freshLearn(p.base + "/learn?mode=quiz&seed=42")
+	f = p.openLearn(p.base + "/learn?mode=quiz&seed=42")
 	f.waitCount("#learn-notice", 0)
-}
-
-func (p *page) freshLearn(link string) *page { return p.freshAt(link, "Learn rate limiting") }
-
-// freshAt loads link as a new document (from a blank page) and waits for
-// the wasm and the page's heading.
-func (p *page) freshAt(link, h1 string) *page {
-	f := &page{t: p.t, ctx: p.ctx, base: p.base}
-	f.do(chromedp.Navigate("about:blank"))
-	f.do(chromedp.Navigate(link))
-	wctx, wcancel := context.WithTimeout(p.ctx, 60*time.Second)
-	defer wcancel()
-	if err := chromedp.Do(wctx, chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader"))); err != nil {
-		p.t.Fatalf("the wasm did not load: %v", err)
-	}
-	f.waitText("h1", h1)
-	return f
-}
-
-// waitAttrOf waits until the element exists and its attribute equals want
-// (the harness's waitAttr needs the element to exist already).
-// waitLessonChecked waits for a played lesson's check to pass: the lesson
-// plays for 2.5 s of real time, longer when frames are late.
-func (p *page) waitLessonChecked() {
-	p.t.Helper()
-	p.pollFor(20*time.Second, "#lesson-check[data-ok]", "true", func() string {
-		return p.eval(`(() => { const el = document.querySelector("#lesson-check"); return el ? String(el.getAttribute("data-ok")) : "<missing>"; })()`)
-	})
-}
-
-func (p *page) waitAttrOf(sel, attr, want string) {
-	p.t.Helper()
-	p.poll(sel+"["+attr+"]", want, func() string {
-		return p.eval(fmt.Sprintf(`(() => { const el = document.querySelector(%q); return el ? String(el.getAttribute(%q)) : "<missing>"; })()`, sel, attr))
-	})
 }

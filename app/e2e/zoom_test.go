@@ -19,26 +19,20 @@ func TestZoom(t *testing.T) {
 	chromium := findChromium(t)
 	base := startServer(t)
 	p := openPage(t, chromium, base)
-	t.Run("LabKeys", func(t *testing.T) { p.t = t; testZoomLabKeys(p) })
-	t.Run("LabButtons", func(t *testing.T) { p.t = t; testZoomLabButtons(p) })
-	t.Run("LabWheel", func(t *testing.T) { p.t = t; testZoomLabWheel(p) })
-	t.Run("Playground", func(t *testing.T) { p.t = t; testZoomPlayground(p) })
+	t.Run("LabKeys", func(t *testing.T) { testZoomLabKeys(p.on(t)) })
+	t.Run("LabButtons", func(t *testing.T) { testZoomLabButtons(p.on(t)) })
+	t.Run("LabWheel", func(t *testing.T) { testZoomLabWheel(p.on(t)) })
+	t.Run("Playground", func(t *testing.T) { testZoomPlayground(p.on(t)) })
 }
 
 // edgeLab opens the lab on the window-edge attack (default lanes: fixed
 // window, sliding window log, token bucket, 10 per 1 s), run for exactly
 // 10 s, paused.
-func (p *page) edgeLab() *page {
-	f := p.fresh(p.base + "/lab")
-	f.click("#preset-edge")
+func (p *page) edgeLab() *labPage {
+	f := p.openLab(p.base + "/lab")
+	f.loadPreset("edge")
 	f.waitValue("#client-0-pattern", "edge")
-	f.pauseLab()
-	f.click("#lab-reset")
-	f.waitText("#lab-clock", "t = 0.000 s")
-	for range 10 {
-		f.click("#step-1s")
-	}
-	f.waitText("#lab-clock", "t = 10.000 s")
+	f.runSeconds(10)
 	f.waitText("#lane-0-allowed", "100")
 	f.waitText("#lab-zoom-shown", "0.5–10.5 s · 1 ms = 0.06 px")
 	return f
@@ -246,7 +240,7 @@ func testZoomLabWheel(p *page) {
 // testZoomPlayground: the playground's timeline zooms with its buttons and
 // keys down to 1 ms = 20 px, and Fit (or 0) shows the last 10 s again.
 func testZoomPlayground(p *page) {
-	f := p.freshAt(p.base+"/", "Rate limiter playground")
+	f := p.openPlayground()
 	f.do(chromedp.EmulateViewport(1280, 800))
 	defer f.do(chromedp.EmulateViewport(1360, 940))
 	f.waitDisabled("#fig-zoom-fit", true)

@@ -4,8 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/ratelab/ratelab/app/units"
 	"github.com/ratelab/ratelab/limiter"
 )
 
@@ -23,43 +23,10 @@ func Hundredths(x float64) int64 {
 	return int64(math.Floor(x*100 + 1e-7))
 }
 
-// dur formats a duration or an instant exactly, in the largest of s, ms, µs
-// and ns that it reaches, with a space before the unit and trailing zeros
-// dropped: 95.473355645 s (Go's notation would say 1m35.473355645s), 1.25 s,
-// 250 ms, 0.5 µs is 500 ns, 0 s; Never is "never". Exact, so the sums the
-// explanations show add up to the nanosecond.
-func dur(d time.Duration) string {
-	if d == limiter.Never {
-		return "never"
-	}
-	if d == 0 {
-		return "0 s"
-	}
-	sign, u := "", uint64(d)
-	if d < 0 {
-		sign, u = "-", uint64(-(d+1))+1 // -(d+1)+1 holds math.MinInt64 too
-	}
-	unit, scale, digits := "ns", uint64(1), 0
-	switch {
-	case u >= uint64(time.Second):
-		unit, scale, digits = "s", uint64(time.Second), 9
-	case u >= uint64(time.Millisecond):
-		unit, scale, digits = "ms", uint64(time.Millisecond), 6
-	case u >= uint64(time.Microsecond):
-		unit, scale, digits = "µs", uint64(time.Microsecond), 3
-	}
-	s := sign + strconv.FormatUint(u/scale, 10)
-	if f := u % scale; f != 0 {
-		fs := strconv.FormatUint(f, 10)
-		fs = strings.Repeat("0", digits-len(fs)) + fs
-		s += "." + strings.TrimRight(fs, "0")
-	}
-	return s + " " + unit
-}
-
 // ConfigText is limiter.Config.String in the pages' notation: a window or a
-// leak interval is written as every other duration on the pages (dur: "1 s",
-// "100 ms", "1.5 s"), or in whole minutes or hours when it is one ("1 min",
+// leak interval is written as every other duration on the pages
+// (units.FormatSpan: "1 s", "100 ms", "1.5 s"), or in whole minutes or hours
+// when it is one ("1 min",
 // "1 h"), where the library, for Go programs, writes Go's "1s", "100ms",
 // "1h". "fixed window: 10 per 1 s", "leaky bucket: capacity 3, leaks 1 per
 // 100 ms", "token bucket: 2/s, burst 3" (a bucket's text has no duration, so
@@ -67,23 +34,11 @@ func dur(d time.Duration) string {
 func ConfigText(c limiter.Config) string {
 	switch c.Kind {
 	case limiter.KindLeakyBucket:
-		return c.Kind.Name() + ": capacity " + strconv.Itoa(c.Capacity) + ", leaks 1 per " + span(c.LeakInterval)
+		return c.Kind.Name() + ": capacity " + strconv.Itoa(c.Capacity) + ", leaks 1 per " + units.FormatSpan(c.LeakInterval)
 	case limiter.KindFixedWindow, limiter.KindSlidingWindowLog, limiter.KindSlidingWindowCounter:
-		return c.Kind.Name() + ": " + strconv.Itoa(c.Limit) + " per " + span(c.Window)
+		return c.Kind.Name() + ": " + strconv.Itoa(c.Limit) + " per " + units.FormatSpan(c.Window)
 	}
 	return c.String()
-}
-
-// span is a window's length: whole hours in h, whole minutes in min, and
-// anything else as dur writes it (90 s, 1.5 s, 250 ms).
-func span(d time.Duration) string {
-	switch {
-	case d >= time.Hour && d%time.Hour == 0:
-		return strconv.FormatInt(int64(d/time.Hour), 10) + " h"
-	case d >= time.Minute && d%time.Minute == 0:
-		return strconv.FormatInt(int64(d/time.Minute), 10) + " min"
-	}
-	return dur(d)
 }
 
 // instants formats a list of instants, "none" when empty.
@@ -93,7 +48,7 @@ func instants(ts []limiter.Instant) string {
 	}
 	s := make([]string, len(ts))
 	for i, t := range ts {
-		s[i] = dur(t)
+		s[i] = units.FormatDuration(t)
 	}
 	return strings.Join(s, ", ")
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/units"
 	"github.com/ratelab/ratelab/limiter"
 )
 
@@ -67,7 +68,7 @@ func checkGateways(r Result) (bool, string) {
 		"read-then-write admitted %d (%d over, %d lost updates); the atomic shared store %d, each request %s later; "+
 		"stamped by instance clocks %s: %d, by the store's clock: %d; the split limit %d. (Simulated.)",
 		r.f("offered"), limit, local, local/max(limit, 1), local-limit, race, race-limit, r.f("race.lost"), r.f("shared"),
-		dur(time.Duration(r.f("latency"))), skewText(), r.f("skew"), r.f("skew.store"), r.f("split"))
+		units.FormatDuration(time.Duration(r.f("latency"))), skewText(), r.f("skew"), r.f("skew.store"), r.f("split"))
 }
 
 // skewText writes the instances' clock offsets: "−300 ms, 0 and +300 ms".
@@ -82,9 +83,9 @@ func skewText() string {
 		}
 		switch {
 		case d > 0:
-			s += "+" + dur(d)
+			s += "+" + units.FormatDuration(d)
 		case d < 0:
-			s += "−" + dur(-d)
+			s += "−" + units.FormatDuration(-d)
 		default:
 			s += "0"
 		}
@@ -165,17 +166,17 @@ func gatewayTable(r *Result, until time.Duration, limit int64, offered tally, co
 		r.Columns = append(r.Columns, c.name)
 	}
 	for s := range offered {
-		row := []string{dur(time.Duration(s) * time.Second), strconv.FormatInt(offered[s], 10)}
+		row := []string{units.FormatDuration(time.Duration(s) * time.Second), strconv.FormatInt(offered[s], 10)}
 		for _, c := range cols {
 			row = append(row, strconv.FormatInt(c.t[s], 10))
 		}
 		r.Rows = append(r.Rows, row)
 	}
-	total := []string{fmt.Sprintf("%s in all (limit %d)", dur(until), limit), strconv.FormatInt(offered.total(), 10)}
+	total := []string{fmt.Sprintf("%s in all (limit %d)", units.FormatDuration(until), limit), strconv.FormatInt(offered.total(), 10)}
 	latency := []string{"added latency per request", ""}
 	for _, c := range cols {
 		total = append(total, strconv.FormatInt(c.t.total(), 10))
-		latency = append(latency, dur(c.latency))
+		latency = append(latency, units.FormatDuration(c.latency))
 	}
 	r.Rows = append(r.Rows, total, latency)
 }
@@ -185,15 +186,15 @@ func gatewayFacts(r *Result, limit, offered, local, shared, race int64, rep race
 	r.add("limit", limit, "the limit over the whole run: %d", limit)
 	r.add("local", local, "(a) a local limiter per instance: %d admitted, %d over the limit", local, local-limit)
 	r.add("shared", shared, "(b) one atomic limiter in the shared store: %d admitted", shared)
-	r.add("latency", int64(2*gatewayOneWay), "(b), (c) and (d): every request waits a round trip to the store, %s", dur(2*gatewayOneWay))
+	r.add("latency", int64(2*gatewayOneWay), "(b), (c) and (d): every request waits a round trip to the store, %s", units.FormatDuration(2*gatewayOneWay))
 	r.add("race", race, "(c) read-then-write without atomicity: %d admitted, %d over the limit", race, race-limit)
 	r.add("race.lost", rep.lost, "(c) lost updates: %d admitted requests wrote a count another admitted request had already written", rep.lost)
 	if rep.lost > 0 {
 		a, b := rep.first[0], rep.first[1]
 		r.add("race.first", int64(b.sent), "(c) the first lost update: instance %d sent a request at %s and instance %d one at %s; "+
 			"both read %d (at %s and %s, before the first one's write landed at %s), both were admitted and both wrote %d",
-			a.gateway+1, dur(a.sent), b.gateway+1, dur(b.sent), b.read, dur(a.sent+gatewayOneWay), dur(b.sent+gatewayOneWay),
-			dur(a.lands), b.count)
+			a.gateway+1, units.FormatDuration(a.sent), b.gateway+1, units.FormatDuration(b.sent), b.read, units.FormatDuration(a.sent+gatewayOneWay), units.FormatDuration(b.sent+gatewayOneWay),
+			units.FormatDuration(a.lands), b.count)
 	}
 	r.add("skew", skew, "(d) instants stamped by instance clocks %s off: %d admitted", skewText(), skew)
 	r.add("skew.store", shared, "(d) the same requests on the store's clock (Redis TIME): %d admitted, as (b)", shared)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/units"
 	"github.com/ratelab/ratelab/limiter"
 )
 
@@ -100,7 +101,7 @@ type Explanation struct {
 // tests assert and what a screen reader can announce.
 func (e Explanation) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s — request of %d at %s\n", e.Title, e.N, dur(e.At))
+	fmt.Fprintf(&b, "%s — request of %d at %s\n", e.Title, e.N, units.FormatDuration(e.At))
 	for _, s := range e.Steps {
 		b.WriteString(s.String())
 		b.WriteByte('\n')
@@ -118,7 +119,7 @@ func Explain(in Input) Explanation {
 	if in.HasLast && in.At < in.Last {
 		x.now = in.Last
 	}
-	x.step("now", x.nowFormula(), dur(x.now))
+	x.step("now", x.nowFormula(), units.FormatDuration(x.now))
 	switch in.Config.Kind {
 	case limiter.KindTokenBucket:
 		x.tokenBucket()
@@ -150,7 +151,7 @@ func (x *explainer) step(label, formula, value string) {
 func (x *explainer) nowFormula() string {
 	if x.now != x.in.At {
 		return fmt.Sprintf("stamp %s is before the latest admission %s: evaluated at %s (time never runs backwards)",
-			dur(x.in.At), dur(x.in.Last), dur(x.now))
+			units.FormatDuration(x.in.At), units.FormatDuration(x.in.Last), units.FormatDuration(x.now))
 	}
 	return ""
 }
@@ -164,7 +165,7 @@ func (x *explainer) elapsed() time.Duration {
 }
 
 func (x *explainer) elapsedStep() {
-	x.step("elapsed since last update", fmt.Sprintf("now − last = %s − %s", dur(x.now), dur(x.in.Last)), dur(x.elapsed()))
+	x.step("elapsed since last update", fmt.Sprintf("now − last = %s − %s", units.FormatDuration(x.now), units.FormatDuration(x.in.Last)), units.FormatDuration(x.elapsed()))
 }
 
 // test records the comparison that decided, with its truth from the
@@ -187,7 +188,7 @@ func (x *explainer) test(formula string) {
 func (x *explainer) waits(retryFormula string) {
 	d := x.in.Decision
 	if x.e.Outcome == Denied {
-		x.step("retry after", retryFormula, dur(d.RetryAfter))
+		x.step("retry after", retryFormula, units.FormatDuration(d.RetryAfter))
 		x.step("Retry-After header", "seconds, rounded up, at least 1", limiter.RetryAfterSeconds(d))
 	}
 	x.step("remaining", "whole units that still fit now", itoa(d.Remaining))
@@ -203,11 +204,11 @@ func verdictOf(o Outcome, d limiter.Decision) string {
 	case Allowed:
 		v := fmt.Sprintf("allowed: %d remaining", d.Remaining)
 		if d.Delay > 0 {
-			v += fmt.Sprintf(", served after %s in a queue", dur(d.Delay))
+			v += fmt.Sprintf(", served after %s in a queue", units.FormatDuration(d.Delay))
 		}
 		return v
 	case Denied:
-		return fmt.Sprintf("denied: retry after %s (HTTP 429, Retry-After: %s)", dur(d.RetryAfter), limiter.RetryAfterSeconds(d))
+		return fmt.Sprintf("denied: retry after %s (HTTP 429, Retry-After: %s)", units.FormatDuration(d.RetryAfter), limiter.RetryAfterSeconds(d))
 	case Never:
 		return "denied for good: retrying never helps (HTTP 429 without Retry-After)"
 	}
@@ -234,7 +235,7 @@ func (x *explainer) tokenBucket() {
 		refill := el.Seconds() * c.Rate
 		x.elapsedStep()
 		x.step("tokens at last update", "", Tokens(in.LastState.Tokens))
-		x.step("refill", fmt.Sprintf("elapsed × rate = %s × %s", dur(el), rate(c.Rate)), Tokens(refill))
+		x.step("refill", fmt.Sprintf("elapsed × rate = %s × %s", units.FormatDuration(el), rate(c.Rate)), Tokens(refill))
 		x.step("tokens now", fmt.Sprintf("min(burst, tokens + refill) = min(%d, %s + %s)", c.Burst, Tokens(in.LastState.Tokens), Tokens(refill)), Tokens(in.Before.Tokens))
 	} else {
 		x.step("tokens now", "a new bucket starts full: burst", Tokens(in.Before.Tokens))
@@ -250,20 +251,20 @@ func (x *explainer) tokenBucket() {
 func (x *explainer) gcra() {
 	in := x.in
 	b, T, tau := in.Before, in.Before.EmissionInterval, in.Before.Tolerance
-	x.step("emission interval T", fmt.Sprintf("1 ÷ rate = 1 ÷ %s", rate(in.Config.Rate)), dur(T))
-	x.step("tolerance τ", fmt.Sprintf("burst × T = %d × %s", in.Config.Burst, dur(T)), dur(tau))
-	x.step("TAT (theoretical arrival time)", "when the bucket would be full again (now if it is full)", dur(b.TAT))
+	x.step("emission interval T", fmt.Sprintf("1 ÷ rate = 1 ÷ %s", rate(in.Config.Rate)), units.FormatDuration(T))
+	x.step("tolerance τ", fmt.Sprintf("burst × T = %d × %s", in.Config.Burst, units.FormatDuration(T)), units.FormatDuration(tau))
+	x.step("TAT (theoretical arrival time)", "when the bucket would be full again (now if it is full)", units.FormatDuration(b.TAT))
 	newTAT := max(b.TAT, x.now) + time.Duration(in.N)*T
 	if x.e.Outcome == Allowed {
 		newTAT = in.After.TAT
 	}
-	x.step("new TAT", fmt.Sprintf("max(TAT, now) + n × T = max(%s, %s) + %d × %s", dur(b.TAT), dur(x.now), in.N, dur(T)), dur(newTAT))
-	x.test(fmt.Sprintf("new TAT − now ≤ τ: %s − %s ≤ %s", dur(newTAT), dur(x.now), dur(tau)))
+	x.step("new TAT", fmt.Sprintf("max(TAT, now) + n × T = max(%s, %s) + %d × %s", units.FormatDuration(b.TAT), units.FormatDuration(x.now), in.N, units.FormatDuration(T)), units.FormatDuration(newTAT))
+	x.test(fmt.Sprintf("new TAT − now ≤ τ: %s − %s ≤ %s", units.FormatDuration(newTAT), units.FormatDuration(x.now), units.FormatDuration(tau)))
 	if x.e.Outcome == Allowed {
-		x.step("TAT after", "", dur(in.After.TAT))
+		x.step("TAT after", "", units.FormatDuration(in.After.TAT))
 	}
 	x.step("tokens (token bucket view)", "burst − (TAT − now) ÷ T, before → after", Tokens(b.Tokens)+" → "+Tokens(in.After.Tokens))
-	x.waits(fmt.Sprintf("new TAT − now − τ = %s − %s − %s", dur(newTAT), dur(x.now), dur(tau)))
+	x.waits(fmt.Sprintf("new TAT − now − τ = %s − %s − %s", units.FormatDuration(newTAT), units.FormatDuration(x.now), units.FormatDuration(tau)))
 }
 
 func (x *explainer) leakyBucket() {
@@ -273,7 +274,7 @@ func (x *explainer) leakyBucket() {
 		leaked := float64(el) / float64(c.LeakInterval)
 		x.elapsedStep()
 		x.step("level at last update", "", Usage(in.LastState.Level))
-		x.step("leaked", fmt.Sprintf("elapsed ÷ leak interval = %s ÷ %s", dur(el), dur(c.LeakInterval)), Tokens(leaked))
+		x.step("leaked", fmt.Sprintf("elapsed ÷ leak interval = %s ÷ %s", units.FormatDuration(el), units.FormatDuration(c.LeakInterval)), Tokens(leaked))
 		x.step("level now", fmt.Sprintf("max(0, level − leaked) = max(0, %s − %s)", Usage(in.LastState.Level), Tokens(leaked)), Usage(in.Before.Level))
 	} else {
 		x.step("level now", "a new bucket starts empty", Usage(in.Before.Level))
@@ -283,29 +284,29 @@ func (x *explainer) leakyBucket() {
 	if x.e.Outcome == Allowed {
 		x.step("level after", fmt.Sprintf("%s + %d", Usage(in.Before.Level), in.N), Usage(in.After.Level))
 		x.step(queueStep, fmt.Sprintf("(level after − 1) × leak interval = (%s − 1) × %s",
-			Usage(in.After.Level), dur(c.LeakInterval)), dur(in.Decision.Delay))
+			Usage(in.After.Level), units.FormatDuration(c.LeakInterval)), units.FormatDuration(in.Decision.Delay))
 	}
-	x.waits(fmt.Sprintf("(level + n − capacity) × leak interval = (%s + %d − %d) × %s", Usage(in.Before.Level), in.N, c.Capacity, dur(c.LeakInterval)))
+	x.waits(fmt.Sprintf("(level + n − capacity) × leak interval = (%s + %d − %d) × %s", Usage(in.Before.Level), in.N, c.Capacity, units.FormatDuration(c.LeakInterval)))
 }
 
 func (x *explainer) fixedWindow() {
 	in, b := x.in, x.in.Before
 	end := b.WindowStart + b.Window
-	x.step("window index", fmt.Sprintf("⌊now ÷ window⌋ = ⌊%s ÷ %s⌋", dur(x.now), dur(b.Window)), itoa(int(b.WindowStart/b.Window)))
-	x.step("window", "[index × window, (index + 1) × window)", fmt.Sprintf("[%s, %s)", dur(b.WindowStart), dur(end)))
+	x.step("window index", fmt.Sprintf("⌊now ÷ window⌋ = ⌊%s ÷ %s⌋", units.FormatDuration(x.now), units.FormatDuration(b.Window)), itoa(int(b.WindowStart/b.Window)))
+	x.step("window", "[index × window, (index + 1) × window)", fmt.Sprintf("[%s, %s)", units.FormatDuration(b.WindowStart), units.FormatDuration(end)))
 	x.step("count", "units admitted in this window", itoa(b.Count))
 	x.step("request", "n", itoa(in.N))
 	x.test(fmt.Sprintf("count + n ≤ limit: %d + %d ≤ %d", b.Count, in.N, b.Limit))
 	if x.e.Outcome == Allowed {
 		x.step("count after", fmt.Sprintf("%d + %d", b.Count, in.N), itoa(in.After.Count))
 	}
-	x.waits(fmt.Sprintf("window end − now = %s − %s", dur(end), dur(x.now)))
+	x.waits(fmt.Sprintf("window end − now = %s − %s", units.FormatDuration(end), units.FormatDuration(x.now)))
 }
 
 func (x *explainer) slidingLog() {
 	in, b := x.in, x.in.Before
-	x.step("window", fmt.Sprintf("entries e with now − e < window: e in (%s − %s, %s]", dur(x.now), dur(b.Window), dur(x.now)),
-		fmt.Sprintf("(%s, %s]", dur(x.now-b.Window), dur(x.now)))
+	x.step("window", fmt.Sprintf("entries e with now − e < window: e in (%s − %s, %s]", units.FormatDuration(x.now), units.FormatDuration(b.Window), units.FormatDuration(x.now)),
+		fmt.Sprintf("(%s, %s]", units.FormatDuration(x.now-b.Window), units.FormatDuration(x.now)))
 	if in.HasLast {
 		var expired []limiter.Instant
 		if k := len(in.LastState.Log) - len(b.Log); k > 0 {
@@ -319,7 +320,7 @@ func (x *explainer) slidingLog() {
 	x.test(fmt.Sprintf("count + n ≤ limit: %d + %d ≤ %d", b.Count, in.N, b.Limit))
 	retry := ""
 	if k := b.Count + in.N - b.Limit; x.e.Outcome == Denied && k >= 1 && k <= len(b.Log) {
-		retry = fmt.Sprintf("entry %d (oldest first) + window − now = %s + %s − %s", k, dur(b.Log[k-1]), dur(b.Window), dur(x.now))
+		retry = fmt.Sprintf("entry %d (oldest first) + window − now = %s + %s − %s", k, units.FormatDuration(b.Log[k-1]), units.FormatDuration(b.Window), units.FormatDuration(x.now))
 	}
 	if x.e.Outcome == Allowed {
 		x.step("log after", "", instants(in.After.Log))
@@ -331,19 +332,19 @@ func (x *explainer) slidingLog() {
 func (x *explainer) slidingCounter() {
 	in, b := x.in, x.in.Before
 	el := x.now - b.WindowStart
-	x.step("window", "[start, start + window)", fmt.Sprintf("[%s, %s)", dur(b.WindowStart), dur(b.WindowStart+b.Window)))
-	x.step("elapsed in window", fmt.Sprintf("now − start = %s − %s", dur(x.now), dur(b.WindowStart)), dur(el))
-	x.step("previous window count", fmt.Sprintf("units admitted in [%s, %s)", dur(b.WindowStart-b.Window), dur(b.WindowStart)), itoa(b.Previous))
+	x.step("window", "[start, start + window)", fmt.Sprintf("[%s, %s)", units.FormatDuration(b.WindowStart), units.FormatDuration(b.WindowStart+b.Window)))
+	x.step("elapsed in window", fmt.Sprintf("now − start = %s − %s", units.FormatDuration(x.now), units.FormatDuration(b.WindowStart)), units.FormatDuration(el))
+	x.step("previous window count", fmt.Sprintf("units admitted in [%s, %s)", units.FormatDuration(b.WindowStart-b.Window), units.FormatDuration(b.WindowStart)), itoa(b.Previous))
 	x.step("current window count", "", itoa(b.Count))
 	x.step("weighted estimate", fmt.Sprintf("prev × (window − elapsed) ÷ window + curr = %d × (%s − %s) ÷ %s + %d",
-		b.Previous, dur(b.Window), dur(el), dur(b.Window), b.Count), Usage(b.Weighted))
+		b.Previous, units.FormatDuration(b.Window), units.FormatDuration(el), units.FormatDuration(b.Window), b.Count), Usage(b.Weighted))
 	x.step("request", "n", itoa(in.N))
 	x.test(fmt.Sprintf("estimate + n ≤ limit: %s + %d ≤ %d", Usage(b.Weighted), in.N, b.Limit))
 	if x.e.Outcome == Allowed {
 		x.step("estimate after", "", Usage(in.After.Weighted))
 	}
 	x.waits(fmt.Sprintf("earliest e with prev × (window − e) + (curr + n) × window ≤ limit × window, minus elapsed: %d × (%s − e) + (%d + %d) × %s ≤ %d × %s",
-		b.Previous, dur(b.Window), b.Count, in.N, dur(b.Window), b.Limit, dur(b.Window)))
+		b.Previous, units.FormatDuration(b.Window), b.Count, in.N, units.FormatDuration(b.Window), b.Limit, units.FormatDuration(b.Window)))
 }
 
 // Replay rebuilds one client's limiter from cfg by replaying its requests

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/units"
 	"github.com/ratelab/ratelab/limiter"
 )
 
@@ -99,7 +100,7 @@ func FromLab(lesson string, lab *sim.Lab) Result {
 		}
 		r.Lanes = append(r.Lanes, lr)
 		r.Rows = append(r.Rows, []string{lr.Title, strconv.FormatInt(lr.Allowed, 10), strconv.FormatInt(lr.Denied, 10),
-			fmt.Sprintf("%d in [%s, %s)", lr.Worst.Units, dur(lr.Worst.Start), dur(lr.Worst.End))})
+			fmt.Sprintf("%d in [%s, %s)", lr.Worst.Units, units.FormatDuration(lr.Worst.Start), units.FormatDuration(lr.Worst.End))})
 	}
 	return r
 }
@@ -210,7 +211,7 @@ func lessonBoundary() Lesson {
 			ok := fw.Units == 20 && log.Units == 10 && sc.Units <= 19
 			return ok, fmt.Sprintf("fixed window: %d within 1 s, in [%s, %s) (2 × the limit of 10); sliding window log: %d; "+
 				"sliding window counter: %d. Memory per client: the log up to 10 instants, the counter 2 counts.",
-				fw.Units, dur(fw.Start), dur(fw.End), log.Units, sc.Units)
+				fw.Units, units.FormatDuration(fw.Start), units.FormatDuration(fw.End), log.Units, sc.Units)
 		},
 	}
 }
@@ -241,7 +242,7 @@ func lessonClock() Lesson {
 			return ok, fmt.Sprintf("while the wall clock was behind (4 s to 8 s): monotonic %d admitted, wall clock %d (starved; "+
 				"naive elapsed reached %s). In the second after the 1 h jump: monotonic %d, wall clock %d (an unearned full "+
 				"bucket). In 12 s: monotonic %d, wall clock %d.",
-				r.f("stall.mono"), r.f("stall.wall"), dur(time.Duration(r.f("elapsed.min"))), r.f("jump.mono"), r.f("jump.wall"),
+				r.f("stall.mono"), r.f("stall.wall"), units.FormatDuration(time.Duration(r.f("elapsed.min"))), r.f("jump.mono"), r.f("jump.wall"),
 				r.f("mono.allowed"), r.f("wall.allowed"))
 		},
 	}
@@ -299,9 +300,9 @@ func runClock(l Lesson) (Result, error) {
 		ws := wall.State(at)
 		wcell := clockVerdict(dw, ws)
 		if at != w {
-			wcell += " (evaluated at " + dur(at) + ")"
+			wcell += " (evaluated at " + units.FormatDuration(at) + ")"
 		}
-		r.Rows = append(r.Rows, []string{dur(e.At), dur(w), dur(el), clockVerdict(dm, mono.State(e.At)), wcell})
+		r.Rows = append(r.Rows, []string{units.FormatDuration(e.At), units.FormatDuration(w), units.FormatDuration(el), clockVerdict(dm, mono.State(e.At)), wcell})
 		t.count(e.At, at, dm, dw, ws.Tokens)
 	}
 	t.facts(&r)
@@ -359,14 +360,14 @@ func (t *clockTally) facts(r *Result) {
 	r.add("stall.wall", t.stallW, "4 s to 8 s, wall clock set back: %d admitted", t.stallW)
 	if t.stallSeen && t.stallOne {
 		r.add("stall.at", int64(t.stallAt), "4 s to 8 s, the wall-clock lane evaluated every request at %s, the latest instant it "+
-			"had admitted a request at (every stamp was earlier), when its bucket held %s tokens", dur(t.stallAt), Tokens(t.stallTokens))
+			"had admitted a request at (every stamp was earlier), when its bucket held %s tokens", units.FormatDuration(t.stallAt), Tokens(t.stallTokens))
 	} else {
 		r.add("stall.at", -1, "4 s to 8 s, the wall-clock lane evaluated its requests at different instants")
 	}
 	r.add("jump.mono", t.jumpM, "8 s to 9 s, monotonic: %d admitted", t.jumpM)
 	r.add("jump.wall", t.jumpW, "8 s to 9 s, after the 1 h jump: %d admitted", t.jumpW)
-	r.add("elapsed.min", int64(t.minEl), "most negative naive elapsed: %s", dur(t.minEl))
-	r.add("elapsed.max", int64(t.maxEl), "largest naive elapsed: %s", dur(t.maxEl))
+	r.add("elapsed.min", int64(t.minEl), "most negative naive elapsed: %s", units.FormatDuration(t.minEl))
+	r.add("elapsed.max", int64(t.maxEl), "largest naive elapsed: %s", units.FormatDuration(t.maxEl))
 }
 
 // Lesson 4's scenario.
@@ -441,7 +442,7 @@ func runEviction(l Lesson) (Result, error) {
 					delete(naive, key)
 				}
 			}
-			r.Rows = append(r.Rows, []string{dur(next), strconv.FormatInt(held, 10), strconv.Itoa(ev), strconv.Itoa(k.Len()), strconv.Itoa(len(naive))})
+			r.Rows = append(r.Rows, []string{units.FormatDuration(next), strconv.FormatInt(held, 10), strconv.Itoa(ev), strconv.Itoa(k.Len()), strconv.Itoa(len(naive))})
 		}
 	}
 	for _, e := range evs {
@@ -547,8 +548,8 @@ func lessonLocks() Lesson {
 			return ok, fmt.Sprintf("total waiting: %s with one global lock, %s with a lock per key (longest %s vs %s; "+
 				"hold times measured by make bench on %s). Lazy creation, burst 5, 10 first requests: %d admitted with "+
 				"check-then-act, %d with limiter.Keyed.",
-				dur(time.Duration(r.f("wait.global"))), dur(time.Duration(r.f("wait.perkey"))),
-				dur(time.Duration(r.f("max.global"))), dur(time.Duration(r.f("max.perkey"))), b.Machine, r.f("race.naive"), r.f("race.keyed"))
+				units.FormatDuration(time.Duration(r.f("wait.global"))), units.FormatDuration(time.Duration(r.f("wait.perkey"))),
+				units.FormatDuration(time.Duration(r.f("max.global"))), units.FormatDuration(time.Duration(r.f("max.perkey"))), b.Machine, r.f("race.naive"), r.f("race.keyed"))
 		},
 	}
 }
@@ -563,12 +564,12 @@ func runLocks(l Lesson) (Result, error) {
 	for i := range reqs {
 		wg, wp = wg+g[i].Wait, wp+p[i].Wait
 		mg, mp = max(mg, g[i].Wait), max(mp, p[i].Wait)
-		r.Rows = append(r.Rows, []string{reqs[i].Client, dur(reqs[i].Arrive), dur(g[i].Start), dur(g[i].Wait), dur(p[i].Start), dur(p[i].Wait)})
+		r.Rows = append(r.Rows, []string{reqs[i].Client, units.FormatDuration(reqs[i].Arrive), units.FormatDuration(g[i].Start), units.FormatDuration(g[i].Wait), units.FormatDuration(p[i].Start), units.FormatDuration(p[i].Wait)})
 	}
-	r.add("wait.global", int64(wg), "total waiting, one global lock: %s", dur(wg))
-	r.add("wait.perkey", int64(wp), "total waiting, a lock per key: %s", dur(wp))
-	r.add("max.global", int64(mg), "longest wait, one global lock: %s", dur(mg))
-	r.add("max.perkey", int64(mp), "longest wait, a lock per key: %s", dur(mp))
+	r.add("wait.global", int64(wg), "total waiting, one global lock: %s", units.FormatDuration(wg))
+	r.add("wait.perkey", int64(wp), "total waiting, a lock per key: %s", units.FormatDuration(wp))
+	r.add("max.global", int64(mg), "longest wait, one global lock: %s", units.FormatDuration(mg))
+	r.add("max.perkey", int64(mp), "longest wait, a lock per key: %s", units.FormatDuration(mp))
 
 	// The check-then-act race, as a scripted interleaving of two
 	// goroutines A and B on a plain map: both check, both create.
@@ -643,7 +644,7 @@ func lessonQueue() Lesson {
 			q, m := r.Lanes[0], r.Lanes[1]
 			ok := q.Allowed == m.Allowed && q.Denied == m.Denied && q.MaxDelay == 2*time.Second
 			return ok, fmt.Sprintf("both lanes: %d admitted, %d rejected. As a queue the longest wait is %s (the 21st request, "+
-				"(21 − 1) × 100 ms); as a meter every admitted request passes at once.", q.Allowed, q.Denied, dur(q.MaxDelay))
+				"(21 − 1) × 100 ms); as a meter every admitted request passes at once.", q.Allowed, q.Denied, units.FormatDuration(q.MaxDelay))
 		},
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/units"
 	"github.com/ratelab/ratelab/limiter"
 )
 
@@ -389,7 +390,7 @@ func labRecords(t *testing.T, l Lesson) [][]sim.Record {
 // secText writes a duration in seconds as the lessons' texts do: "0.9 s".
 func secText(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s" }
 
-// parseDur reads a duration as dur writes it in the lessons' tables:
+// parseDur reads a duration as units.FormatDuration writes it in the lessons' tables:
 // "-6 s", "250 ms".
 func parseDur(t *testing.T, s string) time.Duration {
 	t.Helper()
@@ -438,10 +439,10 @@ func TestLessonTextsMatchRuns(t *testing.T) {
 			}
 			n := len(h[0])
 			return []string{
-				fmt.Sprintf("%v requests per second, one every %s", l.Setup.Clients[0].Pattern.Rate, dur(h[0][1].At-h[0][0].At)),
-				fmt.Sprintf("from %s to %s, both included: %d requests", dur(h[0][0].At), dur(h[0][n-1].At), n),
+				fmt.Sprintf("%v requests per second, one every %s", l.Setup.Clients[0].Pattern.Rate, units.FormatDuration(h[0][1].At-h[0][0].At)),
+				fmt.Sprintf("from %s to %s, both included: %d requests", units.FormatDuration(h[0][0].At), units.FormatDuration(h[0][n-1].At), n),
 				fmt.Sprintf("%d of the first %d requests pass within one second", first, firstSent),
-				fmt.Sprintf("both lanes admit the rate, %d per second (and %d more at %s)", steady, last, dur(l.Until)),
+				fmt.Sprintf("both lanes admit the rate, %d per second (and %d more at %s)", steady, last, units.FormatDuration(l.Until)),
 				fmt.Sprintf("%d in all with a burst of 10, %d with a burst of 1", r.Lanes[0].Allowed, r.Lanes[1].Allowed),
 			}
 		},
@@ -465,8 +466,8 @@ func TestLessonTextsMatchRuns(t *testing.T) {
 			}
 			return []string{
 				fmt.Sprintf("Mallory sends %d requests %s before a window boundary (at %s) and %d more at the boundary (at %s): %d requests",
-					at[instants[0]], dur(instants[1]-instants[0]), secText(instants[0]), at[instants[1]], secText(instants[1]), len(h[0])),
-				fmt.Sprintf("The fixed window admits both bursts, all %d within %s", fw.Allowed, dur(instants[1]-instants[0])),
+					at[instants[0]], units.FormatDuration(instants[1]-instants[0]), secText(instants[0]), at[instants[1]], secText(instants[1]), len(h[0])),
+				fmt.Sprintf("The fixed window admits both bursts, all %d within %s", fw.Allowed, units.FormatDuration(instants[1]-instants[0])),
 				fmt.Sprintf("log admits %d and denies %d", log.Allowed, log.Denied),
 				fmt.Sprintf("the sliding window counter admits %d here too", sc.Allowed),
 			}
@@ -485,13 +486,13 @@ func TestLessonTextsMatchRuns(t *testing.T) {
 			}
 			stallAt := time.Duration(r.f("stall.at"))
 			return []string{
-				fmt.Sprintf("One client sends %v requests per second for %s (%d requests)", l.Setup.Clients[0].Pattern.Rate, dur(l.Until), len(r.Rows)),
+				fmt.Sprintf("One client sends %v requests per second for %s (%d requests)", l.Setup.Clients[0].Pattern.Rate, units.FormatDuration(l.Until), len(r.Rows)),
 				fmt.Sprintf("(%v per second, burst %d)", c.Rate, c.Burst),
-				fmt.Sprintf("At %s the wall clock is set back %s", after[0], dur(parseDur(t, after[0])-parseDur(t, after[1]))),
+				fmt.Sprintf("At %s the wall clock is set back %s", after[0], units.FormatDuration(parseDur(t, after[0])-parseDur(t, after[1]))),
 				fmt.Sprintf("Here that is %s, when the bucket was empty: the request at %s saw %s tokens but was denied",
-					dur(stallAt), before[0], strings.TrimSuffix(strings.TrimPrefix(before[4], "denied, "), " left")),
+					units.FormatDuration(stallAt), before[0], strings.TrimSuffix(strings.TrimPrefix(before[4], "denied, "), " left")),
 				fmt.Sprintf("until the wall clock is back past %s every request finds the bucket as it was at %s, %s",
-					dur(stallAt), dur(stallAt), strings.TrimSuffix(strings.TrimPrefix(after[4], "denied, "), " (evaluated at "+dur(stallAt)+")")),
+					units.FormatDuration(stallAt), units.FormatDuration(stallAt), strings.TrimSuffix(strings.TrimPrefix(after[4], "denied, "), " (evaluated at "+units.FormatDuration(stallAt)+")")),
 			}
 		},
 		"per-client-eviction": func(l Lesson, r Result) []string {
@@ -500,7 +501,7 @@ func TestLessonTextsMatchRuns(t *testing.T) {
 			}
 			return []string{
 				fmt.Sprintf("%d,%03d clients each send one request", evictClients/1000, evictClients%1000),
-				fmt.Sprintf("idle TTL %s", dur(evictTTL)),
+				fmt.Sprintf("idle TTL %s", units.FormatDuration(evictTTL)),
 				fmt.Sprintf("at 3 s she has %d tokens and gets %d", r.f("mallory.keyed"), r.f("mallory.keyed")),
 				fmt.Sprintf("a fresh bucket: %d, two of them unearned", r.f("mallory.naive")),
 			}
@@ -516,7 +517,7 @@ func TestLessonTextsMatchRuns(t *testing.T) {
 			}
 			return []string{
 				fmt.Sprintf("Three waves of %d simultaneous decisions (%d clients, c1 sends two) on the %d cores", len(r.Rows)/3, len(clients), b.Cores),
-				fmt.Sprintf("(%s under one global lock, %s with limiter.Keyed's lock per key)", dur(b.GlobalLock1), dur(b.PerKey1)),
+				fmt.Sprintf("(%s under one global lock, %s with limiter.Keyed's lock per key)", units.FormatDuration(b.GlobalLock1), units.FormatDuration(b.PerKey1)),
 				fmt.Sprintf("(%d → %d ns per decision)", b.GlobalLock1.Nanoseconds(), b.GlobalLock2.Nanoseconds()),
 				fmt.Sprintf("got faster (%d → %d ns)", b.PerKey1.Nanoseconds(), b.PerKey2.Nanoseconds()),
 			}
@@ -553,7 +554,7 @@ func TestLessonTextsMatchRuns(t *testing.T) {
 				fmt.Sprintf("%d of %d pass", first, firstSent),
 				fmt.Sprintf("the other %d are rejected", firstSent-first),
 				fmt.Sprintf("drained enough for all %d", later),
-				fmt.Sprintf("the %dst request (the last of the burst of %d to be admitted) waits %s", last21, firstSent, dur(h[0][last21-1].Delay)),
+				fmt.Sprintf("the %dst request (the last of the burst of %d to be admitted) waits %s", last21, firstSent, units.FormatDuration(h[0][last21-1].Delay)),
 				fmt.Sprintf("(the %d at %s wait %s to %s)", later, secText(l.Script[1].At), secText(minD), secText(maxD)),
 			}
 		},
@@ -573,18 +574,18 @@ func TestLessonTextsMatchRuns(t *testing.T) {
 			rtt := time.Duration(r.f("latency"))
 			return []string{
 				fmt.Sprintf("A client sends %d requests per second", r.f("offered")/secs),
-				fmt.Sprintf("to %d gateway instances (round robin), for %s: %d requests", gateways, dur(l.Until), r.f("offered")),
-				fmt.Sprintf("The limit is %d per second (fixed window), %d in %s", limit, r.f("limit"), dur(l.Until)),
-				fmt.Sprintf("%s away (a %s round trip)", dur(rtt/2), dur(rtt)),
+				fmt.Sprintf("to %d gateway instances (round robin), for %s: %d requests", gateways, units.FormatDuration(l.Until), r.f("offered")),
+				fmt.Sprintf("The limit is %d per second (fixed window), %d in %s", limit, r.f("limit"), units.FormatDuration(l.Until)),
+				fmt.Sprintf("%s away (a %s round trip)", units.FormatDuration(rtt/2), units.FormatDuration(rtt)),
 				fmt.Sprintf("whose clocks are %s off", skewText()),
 				fmt.Sprintf("admits %d per second: %d per second in total, %d× the limit", r.f("local")/secs/gateways, r.f("local")/secs, r.f("local")/r.f("shared")),
 				fmt.Sprintf("when it arrives, %s after it was sent, and admits exactly %d per second; the price is the %s round trip",
-					dur(rtt/2), r.f("shared")/secs, dur(rtt)),
+					units.FormatDuration(rtt/2), r.f("shared")/secs, units.FormatDuration(rtt)),
 				fmt.Sprintf("The next request reads %.2f ms after it", float64(evs[1].At-evs[0].At)/1e6),
-				fmt.Sprintf("%d per second pass, %d in %s", r.f("race")/secs, r.f("race"), dur(l.Until)),
-				fmt.Sprintf("window boundary, %s early in real time", dur(gatewaySkew[gateways-1])),
-				fmt.Sprintf("stamped −%s", dur(-gatewaySkew[0])),
-				fmt.Sprintf("%s pass in the first second, %d in %s", r.Rows[0][5], r.f("skew"), dur(l.Until)),
+				fmt.Sprintf("%d per second pass, %d in %s", r.f("race")/secs, r.f("race"), units.FormatDuration(l.Until)),
+				fmt.Sprintf("window boundary, %s early in real time", units.FormatDuration(gatewaySkew[gateways-1])),
+				fmt.Sprintf("stamped −%s", units.FormatDuration(-gatewaySkew[0])),
+				fmt.Sprintf("%s pass in the first second, %d in %s", r.Rows[0][5], r.f("skew"), units.FormatDuration(l.Until)),
 				fmt.Sprintf("skew cannot matter: %d", r.f("skew.store")),
 				fmt.Sprintf("(each instance ⌊%d ÷ %d⌋ = %d)", limit, gateways, r.f("split")/secs/gateways),
 			}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/units"
 	"github.com/ratelab/ratelab/limiter"
 )
 
@@ -279,12 +280,12 @@ func question(ln int, cfg limiter.Config, evs []sim.Event, idx int) (Question, e
 	ev := evs[idx]
 	qu := Question{Lane: ln, Config: cfg, Request: ev, Index: idx,
 		AskTokens: cfg.Kind == limiter.KindTokenBucket, Allowed: in.Decision.Allowed, Explanation: Explain(in)}
-	qu.Prompt = fmt.Sprintf("Lane %d (%s): %s asks for %d at t = %s. Allowed or denied?", ln+1, ConfigText(cfg), ev.Client, ev.N, clock(ev.At))
+	qu.Prompt = fmt.Sprintf("Lane %d (%s): %s asks for %d at t = %s. Allowed or denied?", ln+1, ConfigText(cfg), ev.Client, ev.N, units.FormatClock(ev.At))
 	if qu.AskTokens {
 		qu.TokensLeft = in.After.Tokens
 		qu.Prompt += " How many tokens are left after it (to within 0.05)?"
 		if in.HasLast {
-			qu.Given = fmt.Sprintf("After %s's latest admitted request, at t = %s, the bucket held %s tokens.", ev.Client, clock(in.Last), Tokens(in.LastState.Tokens))
+			qu.Given = fmt.Sprintf("After %s's latest admitted request, at t = %s, the bucket held %s tokens.", ev.Client, units.FormatClock(in.Last), Tokens(in.LastState.Tokens))
 		} else {
 			qu.Given = fmt.Sprintf("%s's bucket has admitted nothing yet: it is full, %d tokens.", ev.Client, cfg.Burst)
 		}
@@ -393,12 +394,4 @@ func (q *Quiz) Answer(g Guess) (Feedback, error) {
 	}
 	f.Score, f.Streak = q.Score, q.Streak
 	return f, nil
-}
-
-// clock writes an instant ≥ 0 as the pages' clocks do, in seconds with
-// milliseconds, rounded down: "2.874 s" for 2.874661523 s. Rounded to the
-// nearest, the prompt said 2.875 s where the paused clock said 2.874 s.
-func clock(t limiter.Instant) string {
-	ms := int64(t / time.Millisecond)
-	return fmt.Sprintf("%d.%03d s", ms/1000, ms%1000)
 }

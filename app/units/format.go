@@ -3,6 +3,7 @@ package units
 import (
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ratelab/ratelab/limiter"
@@ -73,6 +74,66 @@ func fixed(n, unit int64) string {
 		out = append(out, '0')
 	}
 	return string(strconv.AppendInt(out, n%unit, 10))
+}
+
+// FormatDuration formats a duration or an instant exactly, in the largest
+// of s, ms, µs and ns that it reaches, with a space before the unit and
+// trailing zeros dropped: 95.473355645 s (Go's notation would say
+// 1m35.473355645s), 1.25 s, 250 ms, 0.5 µs is 500 ns, 0 s; Never is "never".
+// Exact, so the sums the explanations show add up to the nanosecond.
+func FormatDuration(d time.Duration) string {
+	if d == limiter.Never {
+		return "never"
+	}
+	if d == 0 {
+		return "0 s"
+	}
+	sign, u := "", uint64(d)
+	if d < 0 {
+		sign, u = "-", uint64(-(d+1))+1 // -(d+1)+1 holds math.MinInt64 too
+	}
+	unit, scale, digits := "ns", uint64(1), 0
+	switch {
+	case u >= uint64(time.Second):
+		unit, scale, digits = "s", uint64(time.Second), 9
+	case u >= uint64(time.Millisecond):
+		unit, scale, digits = "ms", uint64(time.Millisecond), 6
+	case u >= uint64(time.Microsecond):
+		unit, scale, digits = "µs", uint64(time.Microsecond), 3
+	}
+	s := sign + strconv.FormatUint(u/scale, 10)
+	if f := u % scale; f != 0 {
+		fs := strconv.FormatUint(f, 10)
+		fs = strings.Repeat("0", digits-len(fs)) + fs
+		s += "." + strings.TrimRight(fs, "0")
+	}
+	return s + " " + unit
+}
+
+// FormatSpan formats the length of a window or a leak interval: whole hours
+// in h, whole minutes in min, and anything else as FormatDuration writes it
+// (90 s, 1.5 s, 250 ms).
+func FormatSpan(d time.Duration) string {
+	switch {
+	case d >= time.Hour && d%time.Hour == 0:
+		return strconv.FormatInt(int64(d/time.Hour), 10) + " h"
+	case d >= time.Minute && d%time.Minute == 0:
+		return strconv.FormatInt(int64(d/time.Minute), 10) + " min"
+	}
+	return FormatDuration(d)
+}
+
+// FormatSecs formats an instant in seconds to the millisecond (rounded
+// down), trailing zeros dropped, without the unit, so that a range can
+// name it once: "0.99", "12" (as in "0.99–1.99 s").
+func FormatSecs(t limiter.Instant) string {
+	return strconv.FormatFloat(float64(t/time.Millisecond)/1000, 'f', -1, 64)
+}
+
+// FormatSecondsAgo formats a time axis' label s seconds before now, s > 0:
+// "−6 s", "−0.5 s" (with a minus sign, U+2212).
+func FormatSecondsAgo(s float64) string {
+	return "−" + Num(s) + " s"
 }
 
 // FormatWindow formats a window length: "500 ms", "1 s", "2.5 s".

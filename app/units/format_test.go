@@ -51,6 +51,21 @@ func TestFormatDurations(t *testing.T) {
 		{"window 100ms", FormatWindow(100 * time.Millisecond), "100 ms"},
 		{"window 1s", FormatWindow(time.Second), "1 s"},
 		{"window 2.5s", FormatWindow(2500 * time.Millisecond), "2.5 s"},
+		{"span 1h", FormatSpan(time.Hour), "1 h"},
+		{"span 48h", FormatSpan(48 * time.Hour), "48 h"},
+		{"span 1min", FormatSpan(time.Minute), "1 min"},
+		{"span 90min", FormatSpan(90 * time.Minute), "90 min"},
+		{"span 90s", FormatSpan(90 * time.Second), "90 s"},
+		{"span 1.5s", FormatSpan(1500 * time.Millisecond), "1.5 s"},
+		{"span 1/12 s", FormatSpan(83333333), "83.333333 ms"},
+		{"secs 0", FormatSecs(0), "0"},
+		{"secs 0.99", FormatSecs(990 * time.Millisecond), "0.99"},
+		{"secs 12", FormatSecs(12 * time.Second), "12"},
+		{"secs 1.2349 rounds down", FormatSecs(1234900 * time.Microsecond), "1.234"},
+		{"secs 39559", FormatSecs(39559 * time.Second), "39559"},
+		{"ago 6", FormatSecondsAgo(6), "−6 s"},
+		{"ago 0.5", FormatSecondsAgo(0.5), "−0.5 s"},
+		{"ago 3×0.1", FormatSecondsAgo(3 * 0.1), "−0.3 s"},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
@@ -86,6 +101,31 @@ func TestFormatAxis(t *testing.T) {
 	} {
 		if got := FormatAxis(c.t, c.step); got != c.want {
 			t.Errorf("FormatAxis(%v, %v) = %q, want %q", c.t, c.step, got, c.want)
+		}
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0 s"},
+		{95473355645, "95.473355645 s"}, // Go's notation: 1m35.473355645s
+		{time.Hour + 250*time.Millisecond, "3600.25 s"},
+		{1250 * time.Millisecond, "1.25 s"},
+		{time.Second, "1 s"},
+		{250 * time.Millisecond, "250 ms"},
+		{333333333, "333.333333 ms"},
+		{1500 * time.Nanosecond, "1.5 µs"},
+		{500, "500 ns"},
+		{1, "1 ns"},
+		{-9750 * time.Millisecond, "-9.75 s"},
+		{math.MinInt64, "-9223372036.854775808 s"},
+		{limiter.Never, "never"},
+	} {
+		if got := FormatDuration(c.d); got != c.want {
+			t.Errorf("FormatDuration(%d) = %q, want %q", int64(c.d), got, c.want)
 		}
 	}
 }

@@ -592,7 +592,7 @@ func stateLine(st limiter.State, now sim.Instant) (string, float64) {
 		}
 		return "water level " + units.FormatTokens(st.Level) + " of " + lim + " · queue delay " + units.FormatRetry(delay), frac(st.Level)
 	case limiter.KindFixedWindow:
-		return "window [" + secs(st.WindowStart) + " s, " + secs(st.WindowStart+st.Window) + " s): " + strconv.Itoa(st.Count) + " of " + lim, frac(float64(st.Count))
+		return "window [" + units.FormatSecs(st.WindowStart) + " s, " + units.FormatSecs(st.WindowStart+st.Window) + " s): " + strconv.Itoa(st.Count) + " of " + lim, frac(float64(st.Count))
 	case limiter.KindSlidingWindowLog:
 		return strconv.Itoa(len(st.Log)) + " timestamps in the last " + units.FormatWindow(st.Window) + " (of " + lim + ")", frac(float64(st.Count))
 	case limiter.KindSlidingWindowCounter:

@@ -712,12 +712,7 @@ func formatWorst(k limiter.Kind, w sim.WorstCase, now sim.Instant) string {
 	if w.End > now {
 		// The window has not ended: more may still be admitted in it (a
 		// window longer than the run so far, or the latest burst).
-		return s + " from " + secs(w.Start) + " s, window open until " + secs(w.End) + " s"
+		return s + " from " + units.FormatSecs(w.Start) + " s, window open until " + units.FormatSecs(w.End) + " s"
 	}
-	return s + " at " + secs(w.Start) + "–" + secs(w.End) + " s"
-}
-
-// secs formats an instant in seconds with up to three decimals: 0.99, 12.
-func secs(t sim.Instant) string {
-	return strconv.FormatFloat(float64(t/time.Millisecond)/1000, 'f', -1, 64)
+	return s + " at " + units.FormatSecs(w.Start) + "–" + units.FormatSecs(w.End) + " s"
 }

@@ -163,7 +163,7 @@ func (v *lessonView) laneStrip(i int, ln *sim.Lane) app.UI {
 	for k, rec := range hist {
 		if s := rec.At.Truncate(time.Second); s != sec {
 			sec = s
-			marks = append(marks, app.Elem("span").Class("sec").Attr("aria-hidden", true).Text(strconv.Itoa(int(s/time.Second))+" s"))
+			marks = append(marks, app.Elem("span").Class("sec").Attr("aria-hidden", true).Text(units.FormatDuration(s)))
 		}
 		cls, sym := "mark ok", "✓"
 		if !rec.Allowed {

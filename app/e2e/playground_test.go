@@ -1,66 +1,47 @@
 //go:build e2e
 
-// Package e2e drives the playground end to end: the real server binary
-// (bin/server, built by `make build`) and Debian's headless Chromium.
 package e2e
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"image"
-	"image/png"
 	"io"
 	"math"
-	"net"
 	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	cdplog "github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/limiter"
 )
 
-// repoRoot is where bin/server and web/ are, from app/e2e.
-var repoRoot = filepath.Join("..", "..")
-
-// page is one tab on the playground.
-type page struct {
-	t    *testing.T
-	ctx  context.Context
-	base string
-}
-
+// TestPlayground drives the playground (/) end to end; each subtest opens
+// the page anew.
 func TestPlayground(t *testing.T) {
 	chromium := findChromium(t)
 	base := startServer(t)
 	p := openPage(t, chromium, base)
+	open := func(t *testing.T) *playgroundPage { return p.on(t).openPlayground() }
 
 	t.Run("WasmEncodings", func(t *testing.T) { testWasmEncodings(t, base) })
-	t.Run("ServiceWorker", func(t *testing.T) { p.t = t; testServiceWorker(p) })
-	t.Run("TokenBucket", func(t *testing.T) { p.t = t; testTokenBucket(p) })
-	t.Run("BadInput", func(t *testing.T) { p.t = t; testBadInput(p) })
-	t.Run("SpaceAndBurst", func(t *testing.T) { p.t = t; testSpaceAndBurst(p) })
-	t.Run("SpaceOnFocusedButton", func(t *testing.T) { p.t = t; testSpaceOnButton(p) })
-	t.Run("SlidingWindowLog", func(t *testing.T) { p.t = t; testSlidingWindowLog(p) })
-	t.Run("AutofireScreenshot", func(t *testing.T) { p.t = t; testAutofire(p) })
-	t.Run("SliderArrowKeys", func(t *testing.T) { p.t = t; testSliderKeys(p) })
+	t.Run("ServiceWorker", func(t *testing.T) { testServiceWorker(open(t)) })
+	t.Run("TokenBucket", func(t *testing.T) { testTokenBucket(open(t)) })
+	t.Run("BadInput", func(t *testing.T) { testBadInput(open(t)) })
+	t.Run("SpaceAndBurst", func(t *testing.T) { testSpaceAndBurst(open(t)) })
+	t.Run("SpaceOnFocusedButton", func(t *testing.T) { testSpaceOnButton(open(t)) })
+	t.Run("SlidingWindowLog", func(t *testing.T) { testSlidingWindowLog(open(t)) })
+	t.Run("AutofireScreenshot", func(t *testing.T) { testAutofire(open(t)) })
+	t.Run("SliderArrowKeys", func(t *testing.T) { testSliderKeys(open(t)) })
 }
 
 // testServiceWorker: go-app's app.js registers the service worker, and its
 // install caches the site's files but not the wasm (see workerJS).
-func testServiceWorker(p *page) {
+func testServiceWorker(p *playgroundPage) {
 	got := p.eval(`navigator.serviceWorker.ready.then(async (r) => {
 		const names = await caches.keys();
 		const paths = [];
@@ -82,9 +63,8 @@ func testServiceWorker(p *page) {
 // value keeps two significant digits, so several positions share one; the
 // slider must stay where the keys put it rather than snap back to that
 // value's own position (485 for 4/s, where → alone never got past 4).
-func testSliderKeys(p *page) {
-	p.setNumber("autofire-rate-num", "4")
-	p.waitText("#autofire-rate-value", "4 requests/s")
+func testSliderKeys(p *playgroundPage) {
+	p.set("autofire-rate", "4", "4 requests/s")
 	p.waitValue("#autofire-rate", "485")
 	p.eval(`document.getElementById("autofire-rate").focus(), "ok"`)
 	for range 12 {
@@ -102,16 +82,8 @@ func testSliderKeys(p *page) {
 // testTokenBucket is the issue's scenario: capacity 3, refill 0.5/s, clock
 // paused, four sends → 3 allowed, 1 denied, level 0.00 of 3, retry after 2 s;
 // resumed, once a token is back the next request is allowed.
-func testTokenBucket(p *page) {
-	p.waitText("#strategy-token_bucket", "token bucket")
-	p.waitAttr("#strategy-token_bucket", "aria-pressed", "true")
-	p.setRange("capacity", "3")
-	p.waitText("#capacity-value", "3 tokens")
-	p.waitValue("#capacity-num", "3")
-	p.setRange("rate", "0.5")
-	p.waitText("#rate-value", "0.5 tokens/s")
-	p.waitValue("#rate-num", "0.5")
-	p.waitText("#level-of", " of 3 tokens")
+func testTokenBucket(p *playgroundPage) {
+	p.useBucket("3", "0.5")
 	// "Copy as Go" writes exactly this limit.
 	if got, want := p.eval(`document.querySelector("#playground-go-code").textContent`), explain.GoProgram(explain.GoSetup{From: "the playground", Config: limiter.Config{Kind: limiter.KindTokenBucket, Rate: 0.5, Burst: 3}}); got != want {
 		p.t.Errorf("the playground's Go code =\n%s\nwant\n%s", got, want)
@@ -148,24 +120,23 @@ func testTokenBucket(p *page) {
 }
 
 // testBadInput: a bad number shows its error next to the field and the
-// limiter keeps the last good value; a good one clears the error.
-func testBadInput(p *page) {
+// limiter keeps the last good value (here burst 3, refill rate 0.5/s); a
+// good one clears the error.
+func testBadInput(p *playgroundPage) {
+	p.useBucket("3", "0.5")
 	for _, c := range []struct{ id, in, msg string }{
 		{"capacity-num", "", "⚠ burst is empty; want 1 to 100 tokens"},
 		{"capacity-num", "150", "⚠ burst 150 is out of range; want 1 to 100 tokens"},
 		{"capacity-num", "2.5", "⚠ burst 2.5 is not a whole number; want 1 to 100 tokens"},
 		{"rate-num", "-1", "⚠ refill rate -1 is out of range; want 0 (no refill) or 0.001 to 50 tokens/s"},
 	} {
-		p.setNumber(c.id, c.in)
-		errID := "#" + strings.TrimSuffix(c.id, "-num") + "-error"
-		p.waitText(errID, c.msg)
+		p.refused(c.id, c.in, c.msg)
 	}
 	// Typed (not set by script), 1e309 is bad input to the browser, which
 	// then reports an empty value: the message must not say "empty".
 	p.setNumber("capacity-num", "3")
 	p.waitGone("#capacity-error")
-	p.eval(`(() => { const el = document.getElementById("capacity-num"); el.focus(); el.select(); return el.value; })()`)
-	p.do(chromedp.SendKeys(chromedp.CSS("#capacity-num"), "1e309\r"))
+	p.typeKeys("capacity-num", "1e309\r")
 	p.waitText("#capacity-error", "⚠ burst is not a number the browser can read (too large, or not a number); want 1 to 100 tokens")
 	p.waitAttr("#capacity-num", "aria-invalid", "true") // for screen readers, with its message
 	p.waitAttr("#capacity-num", "aria-describedby", "capacity-error")
@@ -175,10 +146,8 @@ func testBadInput(p *page) {
 	p.screenshot("3-bad-input.png")
 	// Empty, then typed 1e309: two texts the browser cannot read, with no
 	// change event between them; the message follows the text.
-	p.setNumber("capacity-num", "")
-	p.waitText("#capacity-error", "⚠ burst is empty; want 1 to 100 tokens")
-	p.eval(`(() => { const el = document.getElementById("capacity-num"); el.focus(); el.select(); return el.value; })()`)
-	p.do(chromedp.SendKeys(chromedp.CSS("#capacity-num"), "1e309\r"))
+	p.refused("capacity-num", "", "⚠ burst is empty; want 1 to 100 tokens")
+	p.typeKeys("capacity-num", "1e309\r")
 	p.waitText("#capacity-error", "⚠ burst is not a number the browser can read (too large, or not a number); want 1 to 100 tokens")
 	p.setNumber("capacity-num", "3")
 	p.waitGone("#capacity-error")
@@ -195,8 +164,7 @@ func testBadInput(p *page) {
 	limit, _, _ := strings.Cut(p.text("#limit-value"), " ") // "10 requests"
 	p.click("#strategy-token_bucket")
 	p.waitCount("#capacity-num", 1)
-	p.setNumber("capacity-num", limit)
-	p.waitText("#capacity-value", limit+" tokens")
+	p.set("capacity", limit, limit+" tokens")
 	p.eval(`(() => { const el = document.getElementById("capacity-num"); el.value = "7"; return el.value; })()`)
 	p.click("#strategy-sliding_window_log")
 	p.waitText("#limit-value", limit+" requests")
@@ -204,31 +172,34 @@ func testBadInput(p *page) {
 	p.click("#strategy-token_bucket")
 	p.waitCount("#capacity-num", 1)
 	p.waitValue("#capacity-num", limit)
-	p.setNumber("capacity-num", "3")
-	p.waitText("#capacity-value", "3 tokens")
+	p.set("capacity", "3", "3 tokens")
 }
 
 // TestPlaygroundLegibility: the strategy buttons' focus ring, stacks of
 // marks that stay in their area and count what they do not draw, short
 // numbers in messages that wrap on a phone, and the retry-after countdown.
+// Each subtest opens the page anew, with the clock paused.
 func TestPlaygroundLegibility(t *testing.T) {
 	chromium := findChromium(t)
 	base := startServer(t)
 	p := openPage(t, chromium, base)
-	p.click("#pause")
-	p.waitText("#clock-state", "paused")
+	paused := func(t *testing.T) *playgroundPage {
+		g := p.on(t).openPlayground()
+		g.pause()
+		return g
+	}
 
-	t.Run("StrategyFocusRing", func(t *testing.T) { p.t = t; testStrategyFocusRing(p) })
-	t.Run("StackedMarks", func(t *testing.T) { p.t = t; testStackedMarks(p) })
-	t.Run("TinyNumberMessage", func(t *testing.T) { p.t = t; testTinyNumberMessage(p) })
-	t.Run("RetryCountdown", func(t *testing.T) { p.t = t; testRetryCountdown(p) })
-	t.Run("CountOverNowLine", func(t *testing.T) { p.t = t; testCountOverNowLine(p) })
+	t.Run("StrategyFocusRing", func(t *testing.T) { testStrategyFocusRing(paused(t)) })
+	t.Run("StackedMarks", func(t *testing.T) { testStackedMarks(paused(t)) })
+	t.Run("TinyNumberMessage", func(t *testing.T) { testTinyNumberMessage(paused(t)) })
+	t.Run("RetryCountdown", func(t *testing.T) { testRetryCountdown(paused(t)) })
+	t.Run("CountOverNowLine", func(t *testing.T) { testCountOverNowLine(paused(t)) })
 }
 
 // testStrategyFocusRing: reached with the keyboard, a strategy button shows
 // its ring, drawn outside the button and not clipped by the group (which
 // had overflow: hidden).
-func testStrategyFocusRing(p *page) {
+func testStrategyFocusRing(p *playgroundPage) {
 	for _, c := range []struct{ id, back string }{
 		{"strategy-token_bucket", "Tab, Shift+Tab"},
 		{"strategy-sliding_window_log", "Shift+Tab, Tab"},
@@ -265,38 +236,14 @@ func testStrategyFocusRing(p *page) {
 	p.eval(`(() => { document.activeElement.blur(); return ""; })()`)
 }
 
-// viewport captures the viewport as an image.
-func (p *page) viewport() image.Image {
-	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
-	defer cancel()
-	b, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	return img
-}
-
-// pixel is the colour of img at CSS pixel (x, y) (device pixel ratio 1).
-func pixel(img image.Image, x, y float64) string {
-	r, g, b, _ := img.At(int(x), int(y)).RGBA()
-	return fmt.Sprintf("rgb(%d, %d, %d)", r>>8, g>>8, b>>8)
-}
-
 // testStackedMarks: Burst ×30 on a bucket of 5, paused: 5 ✓ and 25 ✕ at
 // one instant. Each stack stays between the axis and the time labels: the
 // ✕ stack draws 5 marks and counts the rest, "+20". Checked on a desktop
 // and a phone, under "now" and, 6 s later, under "−6 s".
-func testStackedMarks(p *page) {
-	p.click("#reset")
+func testStackedMarks(p *playgroundPage) {
+	p.reset()
 	p.waitText("#clock", "t = 0.000 s")
-	p.setNumber("burst-n", "30")
-	p.waitText("#burst", "Burst ×30")
-	p.click("#burst")
+	p.burst(30)
 	p.waitText("#allowed-count", "5")
 	p.waitText("#denied-count", "25")
 	p.waitCount("#marks use[href='#m-ok']", 5)
@@ -338,8 +285,7 @@ func testStackedMarks(p *page) {
 	p.poll("at 390 px, the stack under −6 s", "true", func() string { return under("−6 s") })
 	p.poll("at 390 px, 6 s later: marks outside the figure or on a time label", "none", func() string { return p.eval(overlaps) })
 	p.waitText("#marks", "+20")
-	p.setNumber("burst-n", "5")
-	p.waitText("#burst", "Burst ×5")
+	p.setBurstN(5)
 }
 
 // testCountOverNowLine: Burst ×30 on a bucket of 20, paused: 20 ✓ and 10
@@ -347,15 +293,12 @@ func testStackedMarks(p *page) {
 // line. Each count is painted after the line on an opaque box the panel's
 // colour (the filter #count-bg), so the line changes no pixel of the
 // count's box, in the light theme and the dark one.
-func testCountOverNowLine(p *page) {
-	p.setNumber("capacity-num", "20")
-	p.waitText("#capacity-value", "20 tokens")
-	p.click("#reset")
+func testCountOverNowLine(p *playgroundPage) {
+	p.set("capacity", "20", "20 tokens")
+	p.reset()
 	p.waitText("#clock", "t = 0.000 s")
 	p.waitText("#level", "20.00")
-	p.setNumber("burst-n", "30")
-	p.waitText("#burst", "Burst ×30")
-	p.click("#burst")
+	p.burst(30)
 	p.waitText("#allowed-count", "20")
 	p.waitText("#denied-count", "10")
 	p.poll("the stacks' counts", "+15 +5", func() string {
@@ -425,15 +368,13 @@ func testCountOverNowLine(p *page) {
 	p.screenshot("12-count-over-now-line-dark.png")
 	p.click("#theme-toggle")
 	p.waitAttr("html", "data-theme", "light")
-	p.setNumber("burst-n", "5")
-	p.waitText("#burst", "Burst ×5")
-	p.setNumber("capacity-num", "5")
-	p.waitText("#capacity-value", "5 tokens")
+	p.setBurstN(5)
+	p.set("capacity", "5", "5 tokens")
 }
 
 // testTinyNumberMessage: a number far out of range is written short in
 // its message (1e-300, not 300 zeros), and the message wraps on a phone.
-func testTinyNumberMessage(p *page) {
+func testTinyNumberMessage(p *playgroundPage) {
 	p.do(chromedp.EmulateViewport(390, 1400))
 	defer p.do(chromedp.EmulateViewport(1360, 940))
 	for _, c := range []struct{ id, in, msg string }{
@@ -441,8 +382,7 @@ func testTinyNumberMessage(p *page) {
 		{"rate-num", "1e300", "⚠ refill rate 1e+300 is out of range; want 0 (no refill) or 0.001 to 50 tokens/s"},
 		{"capacity-num", "0.000000000000000000000000000001", "⚠ burst 1e-30 is out of range; want 1 to 100 tokens"},
 	} {
-		p.setNumber(c.id, c.in)
-		p.waitText("#"+strings.TrimSuffix(c.id, "-num")+"-error", c.msg)
+		p.refused(c.id, c.in, c.msg)
 		p.poll("scrollWidth at 390 px after "+c.in, "390", func() string { return p.eval(`String(document.documentElement.scrollWidth)`) })
 	}
 	p.screenshot("10-tiny-number-phone.png")
@@ -457,13 +397,11 @@ func testTinyNumberMessage(p *page) {
 // (the clock stepped to it, then beyond), it says the wait is over, and a
 // parameter changed since the denial shows "—". The card keeps its size
 // through all of it.
-func testRetryCountdown(p *page) {
-	p.click("#reset")
+func testRetryCountdown(p *playgroundPage) {
+	p.reset()
 	p.waitText("#clock", "t = 0.000 s")
 	p.waitText("#clock-state", "paused")
-	p.setNumber("burst-n", "6")
-	p.waitText("#burst", "Burst ×6")
-	p.click("#burst")
+	p.burst(6)
 	p.waitText("#denied-count", "1")
 	p.waitText("#retry-after", "1.00 s")
 	p.waitText("#retry-after-of", "left of 1.00 s")
@@ -497,13 +435,11 @@ func testRetryCountdown(p *page) {
 	p.waitText("#retry-after", "0 s")
 	p.waitText("#retry-after-of", "the same request would now be allowed")
 	p.screenshot("11-retry-countdown.png")
-	p.setNumber("rate-num", "2")
-	p.waitText("#rate-value", "2 tokens/s")
+	p.set("rate", "2", "2 tokens/s")
 	p.waitText("#retry-after", "—")
 	p.waitText("#retry-after-of", "parameters changed since the denial")
 	p.poll("Retry-after card's size after a parameter change", size, func() string { return p.eval(card) })
-	p.setNumber("rate-num", "1")
-	p.waitText("#rate-value", "1 token/s")
+	p.set("rate", "1", "1 token/s")
 	p.click("#send")
 	p.waitText("#last-decision .verdict", "✓ allowed")
 	p.waitText("#retry-after", "—")
@@ -511,57 +447,11 @@ func testRetryCountdown(p *page) {
 	p.poll("Retry-after card's size after an allowed request", size, func() string { return p.eval(card) })
 }
 
-// TestOffline: once the service worker controls the lab and keeps the
-// wasm, the lab opens with the server stopped, also from its address with
-// the setup in the query, and so does a page never opened online.
-func TestOffline(t *testing.T) {
-	chromium := findChromium(t)
-	base, stop := startStoppableServer(t)
-	p := openPage(t, chromium, base)
-	lab := func() {
-		p.do(chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader")))
-		p.waitText("h1", "Comparison lab")
-		p.waitText("#lab-clock-state", "running")
-	}
-	p.do(chromedp.Navigate(base + "/lab"))
-	lab()
-	p.eval(`navigator.serviceWorker.ready.then(() => "")`)
-	p.do(chromedp.Reload())
-	lab()
-	p.workerKeeps("/web/app.wasm")
-	p.poll("the lab's address keeps its setup", "true", func() string { return p.eval(`String(location.search.includes("lane="))`) })
-	stop()
-	p.do(chromedp.Reload())
-	lab()
-	// Every page runs the wasm the worker keeps, so a page never opened
-	// online opens too.
-	p.do(chromedp.Navigate(base + "/learn"))
-	p.do(chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader")))
-	p.waitText("h1", "Learn rate limiting")
-}
-
-// workerKeeps waits until the service worker controls the page and its
-// cache holds wasm, the only binary there.
-func (p *page) workerKeeps(wasm string) {
-	p.t.Helper()
-	p.poll("controller, wasm kept", "/app-worker.js "+wasm, func() string {
-		return p.eval(`(async () => {
-			const c = navigator.serviceWorker.controller;
-			const keys = await (await caches.open((await caches.keys())[0])).keys();
-			return (c ? new URL(c.scriptURL).pathname : "none") + " " + keys.map((q) => new URL(q.url).pathname).filter((x) => x.endsWith(".wasm")).join(",");
-		})()`)
-	})
-}
-
 // testSpaceOnButton: Space presses a button reached with the keyboard (the
 // help's "Enter / Space"), and sends no request; after a mouse click on the
 // same button, Space sends a request and presses nothing.
-func testSpaceOnButton(p *page) {
-	// Its own baseline: the counts are redrawn in the frame after an
-	// action, so they are not read as the previous test left them.
-	p.click("#reset")
-	p.waitText("#allowed-count", "0")
-	p.waitText("#denied-count", "0")
+func testSpaceOnButton(p *playgroundPage) {
+	p.reset()
 	allowed, denied := "0", "0"
 	state := p.text("#clock-state")
 	other := map[string]string{"paused": "running", "running": "paused"}[state]
@@ -594,12 +484,11 @@ func testSpaceOnButton(p *page) {
 
 // testSpaceAndBurst: after a reset (fresh bucket of 3, paused), Space sends
 // one request and Burst ×4 sends four.
-func testSpaceAndBurst(p *page) {
+func testSpaceAndBurst(p *playgroundPage) {
+	p.useBucket("3", "0.5")
 	p.click("#pause")
 	p.waitText("#clock-state", "paused")
-	p.click("#reset")
-	p.waitText("#allowed-count", "0")
-	p.waitText("#denied-count", "0")
+	p.reset()
 	p.waitText("#clock", "t = 0.000 s")
 	p.waitText("#level", "3.00")
 
@@ -607,9 +496,7 @@ func testSpaceAndBurst(p *page) {
 	p.waitText("#allowed-count", "1")
 	p.waitText("#level", "2.00")
 
-	p.setNumber("burst-n", "4")
-	p.waitText("#burst", "Burst ×4")
-	p.click("#burst")
+	p.burst(4)
 	p.waitText("#allowed-count", "3")
 	p.waitText("#denied-count", "2")
 	p.waitText("#level", "0.00")
@@ -618,16 +505,13 @@ func testSpaceAndBurst(p *page) {
 
 	// A refused N keeps the last good one; Reset clears the message and
 	// puts the field back to the N in use.
-	p.setNumber("burst-n", "500")
-	p.waitText("#burst-n-error", "⚠ N 500 is out of range; want 1 to 100 requests")
+	p.refused("burst-n", "500", "⚠ N 500 is out of range; want 1 to 100 requests")
 	p.waitAttr("#burst-n", "aria-describedby", "burst-n-error")
 	p.waitText("#burst", "Burst ×4")
 	p.click("#reset")
 	p.waitGone("#burst-n-error")
 	p.waitAttr("#burst-n", "aria-invalid", "null")
 	p.waitValue("#burst-n", "4")
-	// The counts are redrawn in the frame after the reset: wait for them,
-	// so the next test reads the reset counts and not the old ones.
 	p.waitText("#allowed-count", "0")
 	p.waitText("#denied-count", "0")
 }
@@ -635,7 +519,8 @@ func testSpaceAndBurst(p *page) {
 // testSlidingWindowLog is the issue's second scenario: limit 2, window 1 s,
 // three sends → 2 allowed, 1 denied; once the window has passed (the clock
 // stepped by 1 s while paused) the next is allowed.
-func testSlidingWindowLog(p *page) {
+func testSlidingWindowLog(p *playgroundPage) {
+	p.pause()
 	p.click("#strategy-sliding_window_log")
 	p.waitAttr("#strategy-sliding_window_log", "aria-pressed", "true")
 	p.waitText("#allowed-count", "0")
@@ -677,15 +562,13 @@ func testSlidingWindowLog(p *page) {
 
 // testAutofire: auto-fire at 4 requests/s against a token bucket of burst 5
 // refilling at 2 tokens/s, for the README's screenshot.
-func testAutofire(p *page) {
+func testAutofire(p *playgroundPage) {
+	p.pause()
 	p.click("#strategy-token_bucket")
 	p.waitAttr("#strategy-token_bucket", "aria-pressed", "true")
-	p.setNumber("capacity-num", "5")
-	p.waitText("#capacity-value", "5 tokens")
-	p.setNumber("rate-num", "2")
-	p.waitText("#rate-value", "2 tokens/s")
-	p.setNumber("autofire-rate-num", "4")
-	p.waitText("#autofire-rate-value", "4 requests/s")
+	p.set("capacity", "5", "5 tokens")
+	p.set("rate", "2", "2 tokens/s")
+	p.set("autofire-rate", "4", "4 requests/s")
 	p.click("#reset")
 	p.click("#autofire")
 	p.waitText("#autofire", "Auto-fire: on")
@@ -750,321 +633,5 @@ func testWasmEncodings(t *testing.T, base string) {
 	}
 	if js := get("/app.js"); !strings.Contains(js, `fetchWithProgress("/web/app.wasm", showProgress)`) {
 		t.Error("app.js does not fetch the one wasm, /web/app.wasm")
-	}
-}
-
-// fileSize is the size of the file name, which must exist.
-func fileSize(t *testing.T, name string) int64 {
-	t.Helper()
-	fi, err := os.Stat(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fi.Size()
-}
-
-// addMs adds ms to a clock text "t = 1.234 s".
-func addMs(t *testing.T, clock string, ms int) string {
-	var sec, milli int
-	if _, err := fmt.Sscanf(clock, "t = %d.%d s", &sec, &milli); err != nil {
-		t.Fatalf("clock %q: %v", clock, err)
-	}
-	total := sec*1000 + milli + ms
-	return fmt.Sprintf("t = %d.%03d s", total/1000, total%1000)
-}
-
-func findChromium(t *testing.T) string {
-	for _, name := range []string{"chromium", "/usr/bin/chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Fatal("chromium not found: the browser tests need Debian's Chromium; run `make deps` (apt-get install -y chromium)")
-	return ""
-}
-
-// startServer runs bin/server on a free loopback port until the test ends.
-func startServer(t *testing.T) string {
-	base, _ := startStoppableServer(t)
-	return base
-}
-
-// startStoppableServer is startServer, with a function that stops the
-// server before the test ends (and may be called again).
-func startStoppableServer(t *testing.T) (string, func()) {
-	bin, err := filepath.Abs(filepath.Join(repoRoot, "bin", "server"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("%s is missing: run `make build` (make e2e does)", bin)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	cmd := exec.Command(bin, "-addr", addr)
-	cmd.Dir = repoRoot
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var once sync.Once
-	stop := func() { once.Do(func() { cmd.Process.Kill(); cmd.Wait() }) }
-	t.Cleanup(stop)
-	base := "http://" + addr
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		resp, err := http.Get(base + "/")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return base, stop
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server at %s did not answer: %v", base, err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-// chromiumOptions are Debian's Chromium, headless, as root, with a fresh
-// profile and nothing that reaches out to the internet.
-func chromiumOptions(t *testing.T, chromium string) []chromedp.ExecAllocatorOption {
-	return []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-timer-throttling", true),
-		chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1360, 940),
-	}
-}
-
-// openPage starts Chromium, opens the playground and waits for the wasm. It
-// fails the test if the page requests anything outside its own server.
-func openPage(t *testing.T, chromium, base string) *page {
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), chromiumOptions(t, chromium)...)
-	t.Cleanup(cancelA)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(cancel)
-
-	var mu sync.Mutex
-	var outside, blocked []string
-	if err := chromedp.Listen(ctx, func(ev any) {
-		switch e := ev.(type) {
-		case *network.EventRequestWillBeSent:
-			u := e.Request.URL
-			if !strings.HasPrefix(u, base+"/") && !strings.HasPrefix(u, "data:") && !strings.HasPrefix(u, "blob:") {
-				mu.Lock()
-				outside = append(outside, u)
-				mu.Unlock()
-			}
-		case *cdplog.EventEntryAdded:
-			// The server's Content-Security-Policy must allow everything
-			// the pages do: Chromium logs each thing it blocks.
-			if strings.Contains(e.Entry.Text, "Content Security Policy") {
-				mu.Lock()
-				blocked = append(blocked, e.Entry.Text)
-				mu.Unlock()
-			}
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if len(outside) > 0 {
-			t.Errorf("the page requested URLs outside its server: %v", outside)
-		}
-		if len(blocked) > 0 {
-			t.Errorf("the Content-Security-Policy blocked %d things the page did: %q", len(blocked), blocked)
-		}
-	})
-
-	p := &page{t: t, ctx: ctx, base: base}
-	p.do(chromedp.Navigate(base + "/"))
-	wctx, wcancel := context.WithTimeout(ctx, 60*time.Second)
-	defer wcancel()
-	if err := chromedp.Do(wctx, chromedp.WaitNotPresent(chromedp.ID("app-wasm-loader"))); err != nil {
-		t.Fatalf("the wasm did not load: %v", err)
-	}
-	p.waitText("h1", "Rate limiter playground")
-	return p
-}
-
-func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {
-	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
-	defer cancel()
-	if err := chromedp.Do(ctx, actions...); err != nil {
-		p.t.Fatal(err)
-	}
-}
-
-func (p *page) eval(js string) string {
-	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
-	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
-	if err != nil {
-		p.t.Fatalf("%s: %v", js, err)
-	}
-	return v
-}
-
-// followLink clicks a link to another page. One wasm runs every page and
-// go-app routes the link in the same document: followLink fails the test if
-// the document was replaced, waits until the h1 reads h1, and returns the
-// paths of the wasm binaries the document has fetched, in order.
-func (p *page) followLink(sel, h1 string) []string {
-	p.t.Helper()
-	p.eval(`(() => { window.__followLink = true; return ""; })()`)
-	p.click(sel)
-	p.waitText("h1", h1)
-	if got := p.eval(`String(window.__followLink === true)`); got != "true" {
-		p.t.Errorf("%s loaded a new document; want go-app's routing in the same one", sel)
-	}
-	return p.wasmLoaded()
-}
-
-// wasmLoaded returns the paths of the wasm binaries the current document
-// fetched, in order (Resource Timing).
-func (p *page) wasmLoaded() []string {
-	p.t.Helper()
-	var wasm []string
-	js := p.eval(`JSON.stringify(performance.getEntriesByType("resource").map(e => new URL(e.name).pathname).filter(n => n.endsWith(".wasm")))`)
-	if err := json.Unmarshal([]byte(js), &wasm); err != nil {
-		p.t.Fatalf("wasm resources %s: %v", js, err)
-	}
-	return wasm
-}
-
-func (p *page) click(sel string) {
-	p.t.Helper()
-	p.do(chromedp.Click(chromedp.CSS(sel)))
-}
-
-// setRange sets a slider and dispatches the input event the browser fires
-// when a user drags it (setting .value fires nothing).
-func (p *page) setRange(id, value string) {
-	p.t.Helper()
-	p.eval(fmt.Sprintf(`(() => { const el = document.getElementById(%q); el.value = %q;
-		el.dispatchEvent(new Event("input", {bubbles: true})); return el.value; })()`, id, value))
-}
-
-// setNumber types into a number field and dispatches change (as on Enter).
-func (p *page) setNumber(id, value string) {
-	p.t.Helper()
-	p.eval(fmt.Sprintf(`(() => { const el = document.getElementById(%q); el.focus(); el.value = %q;
-		el.dispatchEvent(new Event("input", {bubbles: true}));
-		el.dispatchEvent(new Event("change", {bubbles: true})); el.blur(); return el.value; })()`, id, value))
-}
-
-func (p *page) text(sel string) string {
-	p.t.Helper()
-	return p.eval(fmt.Sprintf(`(() => { const el = document.querySelector(%q); return el ? el.textContent : "<missing>"; })()`, sel))
-}
-
-// poll waits until f() returns want, or fails with the last value.
-func (p *page) poll(what, want string, f func() string) {
-	p.t.Helper()
-	p.pollFor(5*time.Second, what, want, f)
-}
-
-// pollFor is poll with its own deadline, for waits whose length is the
-// page's own (a lesson plays for 2.5 s of real time).
-func (p *page) pollFor(timeout time.Duration, what, want string, f func() string) {
-	p.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		got := f()
-		if got == want {
-			return
-		}
-		if time.Now().After(deadline) {
-			p.screenshot("failed-" + strings.NewReplacer("#", "", " ", "_", "'", "", "[", "", "]", "", "=", "", "/", "").Replace(what) + ".png")
-			p.t.Fatalf("%s = %q, want %q", what, got, want)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func (p *page) waitText(sel, want string) {
-	p.t.Helper()
-	p.poll(sel, want, func() string { return p.text(sel) })
-}
-
-func (p *page) waitValue(sel, want string) {
-	p.t.Helper()
-	p.poll(sel+".value", want, func() string {
-		return p.eval(fmt.Sprintf(`document.querySelector(%q).value`, sel))
-	})
-}
-
-func (p *page) waitAttr(sel, attr, want string) {
-	p.t.Helper()
-	p.poll(sel+"["+attr+"]", want, func() string {
-		return p.eval(fmt.Sprintf(`String(document.querySelector(%q).getAttribute(%q))`, sel, attr))
-	})
-}
-
-func (p *page) waitCount(sel string, want int) {
-	p.t.Helper()
-	p.poll("count of "+sel, strconv.Itoa(want), func() string {
-		return p.eval(fmt.Sprintf(`String(document.querySelectorAll(%q).length)`, sel))
-	})
-}
-
-func (p *page) waitGone(sel string) {
-	p.t.Helper()
-	p.waitCount(sel, 0)
-}
-
-// pollLevelAtLeast waits, on the running clock, until the bucket shows at
-// least min tokens; real sleeps are not exact, so it polls.
-func (p *page) pollLevelAtLeast(min float64, timeout time.Duration) {
-	p.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		s := p.text("#level")
-		if v, err := strconv.ParseFloat(s, 64); err == nil && v >= min {
-			return
-		}
-		if time.Now().After(deadline) {
-			p.t.Fatalf("#level = %q after %v, want >= %.2f", s, timeout, min)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// screenshot saves the viewport as testout/<name>.
-func (p *page) screenshot(name string) {
-	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
-	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		p.t.Errorf("screenshot %s: %v", name, err)
-		return
-	}
-	dir := filepath.Join(repoRoot, "testout")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		p.t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
-		p.t.Fatal(err)
 	}
 }
