@@ -83,7 +83,18 @@ func (v *view) onZoomKey(ctx app.Context, e app.Event) {
 		return
 	}
 	v.measure(ctx.JSSrc())
-	v.applyZoom(act, 0.5)
+	v.applyZoom(act, v.nowAnchor())
+}
+
+// nowAnchor is where the keys and buttons zoom about: now, where the next
+// request lands, when it is in the window, else the middle.
+func (v *view) nowAnchor() ui.TimeAnchor {
+	now := v.Sim.Now()
+	w := v.zoom.window(v.autoAxis(), now)
+	if now < w.From || now > w.To {
+		return 0.5
+	}
+	return ui.TimeAnchor(float64(now-w.From) / float64(w.Span()))
 }
 
 // zoomable gives the figure the zoom's keys, wheel and pinch.
@@ -102,7 +113,7 @@ func (v *view) zoomBar(w ui.TimeWindow) app.UI {
 	return ui.ZoomBar{ID: "fig-zoom", W: w, WidthPx: px,
 		OnAction: func(ctx app.Context, a ui.ZoomAction) {
 			v.measure(browser.ByID("figure"))
-			v.applyZoom(a, 0.5)
+			v.applyZoom(a, v.nowAnchor())
 		},
 	}.UI()
 }

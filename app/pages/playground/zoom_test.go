@@ -10,7 +10,7 @@ import (
 )
 
 // TestTimelineZoom: the token bucket's timeline (the last 9.5 s and 0.5 s
-// ahead of now) zooms about its middle down to 25.2 ms (504 units wide,
+// ahead of now) zooms about now, where the next request lands, down to 25.2 ms (504 units wide,
 // before the page measured it: 1 ms = 20 units), and Fit
 // unzooms it.
 func TestTimelineZoom(t *testing.T) {
@@ -22,12 +22,12 @@ func TestTimelineZoom(t *testing.T) {
 	if w := v.zoom.window(auto, now); w.From != now-9500*time.Millisecond || w.To != now+500*time.Millisecond || !w.Full() {
 		t.Fatalf("unzoomed: [%v, %v) at now %v", w.From, w.To, now)
 	}
-	v.applyZoom(ui.ZoomAction{Factor: ui.ZoomStep}, 0.5)
-	if w := v.zoom.window(auto, now); w.From != now-7*time.Second || w.To != now-2*time.Second {
-		t.Errorf("zoomed once: [%v, %v), want now − 7 s to now − 2 s", w.From-now, w.To-now)
+	v.applyZoom(ui.ZoomAction{Factor: ui.ZoomStep}, v.nowAnchor())
+	if w := v.zoom.window(auto, now); w.From != now-4750*time.Millisecond || w.To != now+250*time.Millisecond {
+		t.Errorf("zoomed once: [%v, %v) from now, want now − 4.75 s to now + 0.25 s (now stays at 95 %%)", w.From-now, w.To-now)
 	}
 	for range 20 {
-		v.applyZoom(ui.ZoomAction{Factor: ui.ZoomStep}, 0.5)
+		v.applyZoom(ui.ZoomAction{Factor: ui.ZoomStep}, v.nowAnchor())
 	}
 	if w := v.zoom.window(auto, now); w.Span() != 25200*time.Microsecond {
 		t.Errorf("zoomed in fully at %v units: span %v, want 25.2ms (504 / 20 ms)", timelineR-tbTimelineL, w.Span())
