@@ -7,7 +7,14 @@ WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 FUZZ_RUNS ?= 2000
 FUZZ_TARGETS = $(shell grep -ho '^func Fuzz[A-Za-z0-9_]*' limiter/*_test.go | sed 's/^func //')
 
-.PHONY: all build run test deps vet lint unit wasm-test fuzz e2e bench bench-ui clean
+# make site: the path the static site is served under ("" for a host's root,
+# /ratelab for https://NAME.github.io/ratelab/), the folder it is written to,
+# and the build id its help overlay shows.
+PREFIX    ?=
+SITE      ?= site
+BUILD_ID  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+
+.PHONY: all build run site test deps vet lint unit wasm-test fuzz e2e e2e-static bench bench-ui clean
 
 all: build
 
@@ -25,8 +32,14 @@ build:
 run: build
 	./bin/server -addr $(ADDR)
 
+## site: the static site in $(SITE)/ (default site/) for any static file server, served
+## under $(PREFIX) (app/cmd/site; see README "Host it yourself")
+site: build
+	$(GO) build -trimpath -o bin/site ./app/cmd/site
+	./bin/site -out '$(SITE)' -prefix '$(PREFIX)' -build '$(BUILD_ID)'
+
 ## test: install what the tests need, then vet, lint, unit, wasm, property and browser tests
-test: deps vet lint unit wasm-test fuzz e2e
+test: deps vet lint unit wasm-test fuzz e2e e2e-static
 
 ## deps: Debian's Chromium (browser tests), Node.js with npm (wasm tests, axe-core) and
 ## redis-server with redis-cli (limiter/redisstore's tests start their own servers), with
@@ -75,12 +88,19 @@ fuzz:
 	  $(GO) test ./limiter -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZ_RUNS)x || exit 1; \
 	done
 
-## e2e: the playground end to end in headless Chromium (builds first)
+## e2e: the playground end to end in headless Chromium (builds first), the static
+## site's tests (TestStatic...) aside
 e2e: build
-	$(GO) test -count=1 -timeout 30m -tags e2e -v ./app/e2e/
+	$(GO) test -count=1 -timeout 30m -tags e2e -skip '^TestStatic' -v ./app/e2e/
+
+## e2e-static: the static site (testout/site, built under /ratelab) served by a plain
+## static file server, online, offline and across a new deploy (TestStatic...)
+e2e-static:
+	$(MAKE) site PREFIX=/ratelab SITE=testout/site
+	$(GO) test -count=1 -timeout 30m -tags e2e -run '^TestStatic' -v ./app/e2e/
 
 clean:
-	rm -rf bin web/*.wasm web/*.wasm.gz web/*.wasm.br web/data/nasa-1995-08-01.csv.gz web/data/nasa-1995-08-01.csv.br web/src testout
+	rm -rf bin site web/*.wasm web/*.wasm.gz web/*.wasm.br web/data/nasa-1995-08-01.csv.gz web/data/nasa-1995-08-01.csv.br web/src testout
 
 ## bench: the limiter against its peers (limiter/benchmarks, -count 6), printed as one table of
 ## ratios (ours / peer) with the machine it ran on; raw output in testout/bench.txt. The Redis

@@ -323,10 +323,35 @@ func (h *header) allow(d *Decision, now Instant, n int) (ok bool, err error) {
 	default:
 		return h.allowAny(d, now, n)
 	}
-	h.seen = max(h.seen, now)
+	// An admitted request of n ≥ 1 moved the latest admitted instant to
+	// max(now, latest), which latestLocked counts: seen is written only for
+	// the others. One store less per admission is worth about a tenth of a
+	// decision with a million keys.
+	if !o.ok || n == 0 {
+		h.seen = max(h.seen, now)
+	}
 	h.mu.Unlock()
 	o.fill(d, now, n)
 	return true, nil
+}
+
+// latestLocked returns, with h.mu held, the instant of the key's latest
+// request through its Keyed, or minInstant before the first. Token buckets
+// and GCRA keep the latest admitted instant as part of their state, so their
+// seen holds only the other requests' (denied, or n = 0).
+func (h *header) latestLocked() Instant {
+	p := unsafe.Pointer(h)
+	switch h.kind {
+	case tagTokenBucket:
+		if tb := (*TokenBucket)(p); tb.used {
+			return max(h.seen, tb.last)
+		}
+	case tagGCRA:
+		if g := (*GCRA)(p); g.used {
+			return max(h.seen, g.last)
+		}
+	}
+	return h.seen
 }
 
 // allowAny is allow for any entry: it releases the key's lock even if the

@@ -125,7 +125,8 @@ func (k *Keyed) evict(sh *shard, key string, h *header, now, freshAt Instant) bo
 	}
 	// A key created by a request that has not decided yet has no last
 	// instant; evicting it is harmless, as that request looks it up again.
-	idle := h.seen == minInstant || now-h.seen >= k.ttl
+	latest := h.latestLocked()
+	idle := latest == minInstant || now-latest >= k.ttl
 	if idle && h.freshLocked(freshAt) {
 		h.evicted = true
 		delete(sh.m, key)

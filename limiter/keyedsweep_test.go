@@ -159,3 +159,53 @@ func BenchmarkSweepLatency(b *testing.B) {
 	b.ReportMetric(float64(lat[len(lat)-1]), "max-ns")
 	b.ReportMetric(float64(len(lat))/float64(b.N), "requests/op")
 }
+
+// TestSweepIdleFromLatestRequest: a key is idle IdleTTL after its latest
+// request, admitted or not. Token buckets and GCRA take the latest admitted
+// instant from their state and record only the other requests (denied, or
+// of 0) beside it, so both kinds of request are checked, at the instant just
+// before IdleTTL has passed and at the instant it has.
+func TestSweepIdleFromLatestRequest(t *testing.T) {
+	const ttl = 10 * time.Second
+	kinds := []limiter.Config{
+		{Kind: limiter.KindTokenBucket, Rate: 1, Burst: 1},
+		{Kind: limiter.KindGCRA, Rate: 1, Burst: 1},
+		{Kind: limiter.KindLeakyBucket, Capacity: 1, LeakInterval: time.Second},
+		{Kind: limiter.KindFixedWindow, Limit: 1, Window: time.Second},
+	}
+	requests := []struct {
+		name   string
+		at     time.Duration // of the latest request, after one admitted at 0
+		n      int
+		admits bool
+	}{
+		{"admitted", 3 * time.Second, 1, true},
+		{"denied", 500 * time.Millisecond, 1, false},
+		{"zero", 3 * time.Second, 0, true},
+		{"stale", -time.Second, 0, true},
+	}
+	for _, c := range kinds {
+		for _, r := range requests {
+			t.Run(string(c.Kind)+"/"+r.name, func(t *testing.T) {
+				k, err := limiter.NewKeyed(func(string) (limiter.Strategy, error) { return limiter.New(c) },
+					limiter.KeyedOptions{IdleTTL: ttl, SweepEvery: -1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d, _ := k.AllowNAt(0, "a", 1); !d.Allowed {
+					t.Fatal("first request denied")
+				}
+				if d, _ := k.AllowNAt(r.at, "a", r.n); d.Allowed != r.admits {
+					t.Fatalf("request of %d at %v: Allowed = %v; want %v", r.n, r.at, d.Allowed, r.admits)
+				}
+				latest := max(r.at, 0)
+				if got := k.Sweep(latest + ttl - 1); got != 0 {
+					t.Fatalf("Sweep 1 ns before IdleTTL after %v evicted %d; want 0", latest, got)
+				}
+				if got := k.Sweep(latest + ttl); got != 1 {
+					t.Fatalf("Sweep IdleTTL after %v evicted %d; want 1", latest, got)
+				}
+			})
+		}
+	}
+}

@@ -281,7 +281,7 @@ func addLag(w, lag time.Duration) time.Duration {
 // outside this package (keyed.go).
 type header struct {
 	mu   sync.Mutex
-	seen Instant // Keyed: latest request instant, minInstant before the first
+	seen Instant // Keyed: latest request instant, minInstant before the first (see latestLocked)
 	kind kindTag // the type this header leads
 	used bool    // false until the first admitted request
 	// keyed is set once a Keyed holds the strategy as an entry; a strategy

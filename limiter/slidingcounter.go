@@ -199,6 +199,43 @@ func (sc *SlidingWindowCounter) allowLocked(now Instant, n int) Decision {
 	return d.waitsFrom(now, c.at)
 }
 
+// SlidingWindowCounts is a sliding window counter's counts brought to one
+// instant, for stores that keep the counter's state outside this package
+// (limiter/redisstore), so that their decisions and metadata are this
+// package's.
+type SlidingWindowCounts struct {
+	Limit   int64         // requests per window, ≥ 0
+	Window  time.Duration // > 0
+	Elapsed time.Duration // since the current window began, in [0, Window)
+	Curr    int64         // the current window's count
+	Prev    int64         // the previous window's count
+}
+
+// counter is a SlidingWindowCounter holding these counts, its window
+// starting at instant 0, so that its own code decides at Elapsed.
+func (s SlidingWindowCounts) counter() *SlidingWindowCounter {
+	return &SlidingWindowCounter{header: header{used: true}, limit: s.Limit, window: s.Window, curr: s.Curr, prev: s.Prev}
+}
+
+// Decide returns the Decision of a request of n ≥ 0 at these counts, as a
+// SlidingWindowCounter decides it at that instant, with RetryAfter and
+// ResetAfter counted from that instant.
+func (s SlidingWindowCounts) Decide(n int) Decision {
+	return s.counter().allowLocked(Instant(s.Elapsed), n)
+}
+
+// Fits reports whether n ≥ 0 more requests fit at these counts.
+func (s SlidingWindowCounts) Fits(n int) bool {
+	c := s.counter().at(Instant(s.Elapsed))
+	return c.fits(int64(n), c.elapsed)
+}
+
+// RetryAfter returns the wait from these counts' instant after which a
+// request of n (1 ≤ n ≤ Limit) fits, when it does not fit now.
+func (s SlidingWindowCounts) RetryAfter(n int) time.Duration {
+	return s.counter().at(Instant(s.Elapsed)).retryAfter(int64(n))
+}
+
 // State returns the current window's start, Count, the Previous window's
 // count and the Weighted estimate at now.
 func (sc *SlidingWindowCounter) State(now Instant) State {

@@ -149,7 +149,7 @@ func testLabLinkChoices(p *page) {
 	w.do(chromedp.EmulateViewport(390, 844))
 	defer w.do(chromedp.EmulateViewport(1360, 940)) // also when the test stops early
 	w.poll("state of client's options", "alice bob "+long, func() string {
-		return w.eval(`[...document.getElementById("focus").options].map(o => o.value).join(" ")`)
+		return w.eval(`[...document.querySelectorAll("#focus-list option")].map(o => o.value).join(" ")`)
 	})
 	w.setSelect("focus", long)
 	w.poll("page width at 390 px", "390", func() string { return w.eval(`String(document.documentElement.scrollWidth)`) })
@@ -333,19 +333,20 @@ func testLabEdgeAttack(p *labPage) {
 		id := fmt.Sprintf("#lane-%d", i)
 		p.waitText(id+"-allowed", strconv.Itoa(allowed))
 		p.waitText(id+"-denied", strconv.Itoa(denied))
-		want := fmt.Sprintf("%s: %d in 1 s at %s–%s s", c.Kind.Name(), worst,
+		stretch := fmt.Sprintf("%d in 1 s at %s–%s s", worst,
 			strconv.FormatFloat(start.Seconds(), 'f', -1, 64), strconv.FormatFloat((start+time.Second).Seconds(), 'f', -1, 64))
-		p.waitText(id+"-worst", want)
+		p.waitText(id+"-worst", "all clients: "+stretch)
+		p.waitText(id+"-worst-client", "one client (mallory): "+stretch) // the only client
 		p.waitCount(id+"-worst-band", 1)
 		p.t.Logf("lane %d: %s", i+1, p.text(id+"-worst"))
 	}
 	// The numbers app/sim's tests established for this attack.
 	p.waitText("#lane-0-allowed", "100")
-	p.waitText("#lane-0-worst", "fixed window: 20 in 1 s at 0.99–1.99 s")
+	p.waitText("#lane-0-worst", "all clients: 20 in 1 s at 0.99–1.99 s")
 	p.waitText("#lane-1-allowed", "50")
 	p.waitText("#lane-1-denied", "50")
-	p.waitText("#lane-1-worst", "sliding window log: 10 in 1 s at 0.99–1.99 s")
-	p.waitText("#lane-2-worst", "token bucket: 10 in 1 s at 0.99–1.99 s")
+	p.waitText("#lane-1-worst", "all clients: 10 in 1 s at 0.99–1.99 s")
+	p.waitText("#lane-2-worst", "all clients: 10 in 1 s at 0.99–1.99 s")
 	p.screenshot("lab-1-window-edge-attack.png")
 	// Resume runs the clock again and Pause stops it, as often as clicked.
 	for range 2 {
@@ -391,7 +392,7 @@ func testLabScrubber(p *labPage) {
 	p.waitText("#lane-1-denied", "10")
 	// At 1.5 s the worst window, [0.99 s, 1.99 s), has not ended: it is
 	// open, and its band stops at now (it was drawn to 1.99 s, past now).
-	p.waitText("#lane-0-worst", "fixed window: 20 in 1 s from 0.99 s, window open until 1.99 s")
+	p.waitText("#lane-0-worst", "all clients: 20 in 1 s from 0.99 s, window open until 1.99 s")
 	if got := p.eval(`(() => { const b = document.getElementById("lane-0-worst-band"), now = document.querySelector('#lane-0-svg line[y2="140"]'); return (parseFloat(b.getAttribute("x")) + parseFloat(b.getAttribute("width"))).toFixed(1) + " " + parseFloat(now.getAttribute("x1")).toFixed(1); })()`); len(strings.Fields(got)) != 2 || strings.Fields(got)[0] != strings.Fields(got)[1] {
 		p.t.Errorf("the open worst window's band's right edge and the now line's x = %q, want equal", got)
 	}

@@ -263,7 +263,7 @@ func testHelpOverlay(p *playgroundPage) {
 	p.do(chromedp.KeyEvent("?"))
 	p.waitCount("#help [role=dialog]", 1)
 	p.waitText("#help-title", "Keyboard shortcuts")
-	p.waitCount("#help-keys .key-row", 11)
+	p.waitCount("#help-keys .key-row", 12)
 	p.waitText("#help-keys .key-row:nth-child(8) dd", "first or last request mark of a lesson lane or a lab chart")
 	p.waitText("#help-keys .key-row:nth-child(9) dd", "Page Up / Page Down: move the lab's timeline by 1 s")
 	p.poll("focused element", "help-close", func() string { return p.eval(`document.activeElement ? document.activeElement.id : ""`) })
@@ -660,9 +660,10 @@ func testThemeAndNarrow(p *page, axe string) {
 	g := p.openPlayground()
 	g.noHorizontalScroll()
 	g.screenshot("learn-11-360px-playground.png")
-	// The drawings' labels stay readable on a phone (web/app.css): sizes in
-	// SVG units, which the 360 px screen scales to about half.
-	if got := g.eval(`[...document.querySelectorAll("#figure text")].map((e) => e.getAttribute("font-size") + ":" + getComputedStyle(e).fontSize).filter((x, i, a) => a.indexOf(x) === i).sort().join(" ")`); got != "11:24px 12:24px 22:22px" {
+	// The drawings' labels stay readable on a phone (web/layout.css): sizes
+	// in SVG units, which the 360 px screen scales to about 0.41 (the
+	// playground's 760 units) and 0.52 (the lab's 600): 12 px and up.
+	if got := g.eval(`[...document.querySelectorAll("#figure text")].map((e) => e.getAttribute("font-size") + ":" + getComputedStyle(e).fontSize).filter((x, i, a) => a.indexOf(x) === i).sort().join(" ")`); got != "11:31px 12:31px 22:46.5px" {
 		p.t.Errorf("playground drawing at 360 px, font-size attribute:computed size: %q", got)
 	}
 	drawing := func(lab *labPage) string {
@@ -671,7 +672,7 @@ func testThemeAndNarrow(p *page, axe string) {
 	}
 	lab := p.openLab(p.base + "/lab")
 	lab.noHorizontalScroll()
-	if got, want := drawing(lab), "17px 1px 21px block none"; got != want {
+	if got, want := drawing(lab), "26px 1px 26px block none"; got != want {
 		p.t.Errorf("lab at 360 px: lane label size, lane border, axis label size, first and second axis label display: %q, want %q", got, want)
 	}
 	p.do(chromedp.EmulateViewport(1360, 940))

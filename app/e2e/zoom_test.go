@@ -25,10 +25,10 @@ func TestZoom(t *testing.T) {
 	t.Run("Playground", func(t *testing.T) { testZoomPlayground(p.on(t)) })
 }
 
-// edgeLab opens the lab on the window-edge attack (default lanes: fixed
+// zoomEdgeLab opens the lab on the window-edge attack (default lanes: fixed
 // window, sliding window log, token bucket, 10 per 1 s), run for exactly
 // 10 s, paused.
-func (p *page) edgeLab() *labPage {
+func (p *page) zoomEdgeLab() *labPage {
 	f := p.openLab(p.base + "/lab")
 	f.loadPreset("edge")
 	f.waitValue("#client-0-pattern", "edge")
@@ -126,7 +126,7 @@ func (p *page) checkEdgeFit() {
 // request (0.990 s), + zooms about it until 1 ms ≥ 20 px; Shift+→ pans,
 // 0 fits.
 func testZoomLabKeys(p *page) {
-	f := p.edgeLab()
+	f := p.zoomEdgeLab()
 	f.do(chromedp.Focus("#lane-0-svg"))
 	f.do(chromedp.KeyEvent(kb.Home))
 	f.waitAttrOf("#lane-0-sel", "data-g", "0")
@@ -155,7 +155,7 @@ func testZoomLabKeys(p *page) {
 // 1024×768 and a phone's 390×844.
 func testZoomLabButtons(p *page) {
 	for _, vp := range [][2]int64{{1024, 768}, {390, 844}, {1280, 800}} {
-		f := p.edgeLab()
+		f := p.zoomEdgeLab()
 		f.do(chromedp.EmulateViewport(vp[0], vp[1]))
 		f.do(chromedp.Focus("#lane-0-svg"))
 		f.do(chromedp.KeyEvent(kb.Home))
@@ -178,7 +178,7 @@ func testZoomLabButtons(p *page) {
 // browser sends a trackpad's pinch the same way); a plain wheel over an
 // unfocused chart scrolls the page and leaves the zoom alone.
 func testZoomLabWheel(p *page) {
-	f := p.edgeLab()
+	f := p.zoomEdgeLab()
 	f.eval(`(() => { document.getElementById("lane-0").scrollIntoView({block: "center"}); return ""; })()`)
 	box := f.eval(`(() => { const r = document.getElementById("lane-0-svg").getBoundingClientRect(); return r.left + " " + r.top + " " + r.width; })()`)
 	var left, top, width float64

@@ -171,6 +171,7 @@ func gatewayTable(r *Result, until time.Duration, limit int64, offered tally, co
 			row = append(row, strconv.FormatInt(c.t[s], 10))
 		}
 		r.Rows = append(r.Rows, row)
+		r.RowAt = append(r.RowAt, min(time.Duration(s+1)*time.Second, until))
 	}
 	total := []string{fmt.Sprintf("%s in all (limit %d)", units.FormatDuration(until), limit), strconv.FormatInt(offered.total(), 10)}
 	latency := []string{"added latency per request", ""}
@@ -179,6 +180,7 @@ func gatewayTable(r *Result, until time.Duration, limit int64, offered tally, co
 		latency = append(latency, units.FormatDuration(c.latency))
 	}
 	r.Rows = append(r.Rows, total, latency)
+	r.RowAt = append(r.RowAt, until, until)
 }
 
 func gatewayFacts(r *Result, limit, offered, local, shared, race int64, rep raceReport, skew, split int64) {

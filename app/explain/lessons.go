@@ -53,6 +53,12 @@ type Result struct {
 	// comparison); Rows hold display strings.
 	Columns []string
 	Rows    [][]string
+	// RowAt is the instant each row is known at, for a page that plays the
+	// lesson on a clock (empty: every row at the lesson's end); Events are
+	// the instants at which something happens, where a step stops (empty:
+	// those of RowAt).
+	RowAt  []limiter.Instant
+	Events []limiter.Instant
 }
 
 // LaneResult is one lab lane at the end of a lesson.
@@ -257,6 +263,10 @@ func events(s *sim.Setup, until limiter.Instant) ([]sim.Event, error) {
 	return src.Next(until-1, nil), nil
 }
 
+// ClockLessonJumps are lesson 3's wall-clock steps: set back 10 s at 4 s,
+// forward 1 h at 8 s.
+var ClockLessonJumps = []Jump{{At: 4 * time.Second, By: -10 * time.Second}, {At: 8 * time.Second, By: time.Hour}}
+
 func runClock(l Lesson) (Result, error) {
 	cfg := l.Setup.Lanes[0].Config
 	mono, err := limiter.New(cfg)
@@ -264,8 +274,7 @@ func runClock(l Lesson) (Result, error) {
 		return Result{}, err
 	}
 	wall, _ := limiter.New(cfg)
-	clock := &NaiveWallClock{Mono: &limiter.ManualClock{}, Start: time.Date(2025, 10, 26, 1, 59, 0, 0, time.UTC),
-		Jumps: []Jump{{At: 4 * time.Second, By: -10 * time.Second}, {At: 8 * time.Second, By: time.Hour}}}
+	clock := &NaiveWallClock{Mono: &limiter.ManualClock{}, Start: time.Date(2025, 10, 26, 1, 59, 0, 0, time.UTC), Jumps: ClockLessonJumps}
 	evs, err := events(l.Setup, l.Until)
 	if err != nil {
 		return Result{}, err
@@ -303,6 +312,7 @@ func runClock(l Lesson) (Result, error) {
 			wcell += " (evaluated at " + units.FormatDuration(at) + ")"
 		}
 		r.Rows = append(r.Rows, []string{units.FormatDuration(e.At), units.FormatDuration(w), units.FormatDuration(el), clockVerdict(dm, mono.State(e.At)), wcell})
+		r.RowAt = append(r.RowAt, e.At)
 		t.count(e.At, at, dm, dw, ws.Tokens)
 	}
 	t.facts(&r)
@@ -407,24 +417,7 @@ func runEviction(l Lesson) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	// The naive cache: a map of limiters, each dropped once idle for the
-	// TTL, whatever its state.
-	type entry struct {
-		s    limiter.Strategy
-		seen limiter.Instant
-	}
-	naive := map[string]*entry{}
-	naiveAllow := func(at limiter.Instant, key string) bool {
-		e := naive[key]
-		if e == nil {
-			s, _ := factory(key)
-			e = &entry{s: s}
-			naive[key] = e
-		}
-		e.seen = at
-		d, _ := e.s.AllowN(at, 1)
-		return d.Allowed
-	}
+	naive := naiveCache{cfg: cfg, m: map[string]*naiveEntry{}}
 	evs := evictionEvents()
 	// Both caches counted after their sweep (keys held before it too): the
 	// table compared the keyed limiter before its sweep with the naive cache
@@ -437,12 +430,9 @@ func runEviction(l Lesson) (Result, error) {
 			held := int64(k.Len())
 			peak = max(peak, held)
 			ev := k.Sweep(next)
-			for key, e := range naive {
-				if next-e.seen >= evictTTL {
-					delete(naive, key)
-				}
-			}
-			r.Rows = append(r.Rows, []string{units.FormatDuration(next), strconv.FormatInt(held, 10), strconv.Itoa(ev), strconv.Itoa(k.Len()), strconv.Itoa(len(naive))})
+			naive.sweep(next)
+			r.Rows = append(r.Rows, []string{units.FormatDuration(next), strconv.FormatInt(held, 10), strconv.Itoa(ev), strconv.Itoa(k.Len()), strconv.Itoa(len(naive.m))})
+			r.RowAt = append(r.RowAt, next)
 		}
 	}
 	for _, e := range evs {
@@ -451,7 +441,7 @@ func runEviction(l Lesson) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		nv := naiveAllow(e.At, e.Client)
+		nv := naive.allow(e.At, e.Client)
 		if e.Client == "mallory" && e.At == 3*time.Second {
 			malK, malN = malK+admitted(d), malN+admittedIf(nv)
 		}
@@ -462,6 +452,41 @@ func runEviction(l Lesson) (Result, error) {
 	r.add("mallory.keyed", malK, "Mallory at 3 s, keyed limiter: %d admitted", malK)
 	r.add("mallory.naive", malN, "Mallory at 3 s, naive TTL cache: %d admitted", malN)
 	return r, nil
+}
+
+// naiveCache is the naive per-client cache of the eviction lesson: a map of
+// limiters of cfg, each dropped once idle for the TTL, whatever its state.
+type naiveCache struct {
+	cfg limiter.Config
+	m   map[string]*naiveEntry
+}
+
+type naiveEntry struct {
+	s    limiter.Strategy
+	seen limiter.Instant
+}
+
+// allow decides one request of key at at, creating key's limiter if the
+// cache has none.
+func (c naiveCache) allow(at limiter.Instant, key string) bool {
+	e := c.m[key]
+	if e == nil {
+		s, _ := limiter.New(c.cfg)
+		e = &naiveEntry{s: s}
+		c.m[key] = e
+	}
+	e.seen = at
+	d, _ := e.s.AllowN(at, 1)
+	return d.Allowed
+}
+
+// sweep drops every limiter idle for evictTTL at now.
+func (c naiveCache) sweep(now limiter.Instant) {
+	for key, e := range c.m {
+		if now-e.seen >= evictTTL {
+			delete(c.m, key)
+		}
+	}
 }
 
 func admittedIf(ok bool) int64 {
@@ -512,7 +537,9 @@ var RecordedLockBench = LockBench{
 	GlobalLock1: 480 * time.Nanosecond, GlobalLock2: 739 * time.Nanosecond,
 }
 
-func lockRequests() []LockRequest {
+// LockRequests are lesson 5's decisions: three waves, 10 µs apart, of 9
+// simultaneous decisions (8 clients, c1 sends two).
+func LockRequests() []LockRequest {
 	var rs []LockRequest
 	for wave := range 3 {
 		at := time.Duration(wave) * 10 * time.Microsecond
@@ -555,7 +582,7 @@ func lessonLocks() Lesson {
 }
 
 func runLocks(l Lesson) (Result, error) {
-	reqs := lockRequests()
+	reqs := LockRequests()
 	bench := RecordedLockBench
 	g := LockTimeline(reqs, false, bench.Cores, bench.GlobalLock1)
 	p := LockTimeline(reqs, true, bench.Cores, bench.PerKey1)
@@ -565,6 +592,8 @@ func runLocks(l Lesson) (Result, error) {
 		wg, wp = wg+g[i].Wait, wp+p[i].Wait
 		mg, mp = max(mg, g[i].Wait), max(mp, p[i].Wait)
 		r.Rows = append(r.Rows, []string{reqs[i].Client, units.FormatDuration(reqs[i].Arrive), units.FormatDuration(g[i].Start), units.FormatDuration(g[i].Wait), units.FormatDuration(p[i].Start), units.FormatDuration(p[i].Wait)})
+		r.RowAt = append(r.RowAt, reqs[i].Arrive)
+		r.Events = append(r.Events, reqs[i].Arrive, g[i].Start, g[i].Start+bench.GlobalLock1, p[i].Start, p[i].Start+bench.PerKey1)
 	}
 	r.add("wait.global", int64(wg), "total waiting, one global lock: %s", units.FormatDuration(wg))
 	r.add("wait.perkey", int64(wp), "total waiting, a lock per key: %s", units.FormatDuration(wp))
@@ -572,32 +601,29 @@ func runLocks(l Lesson) (Result, error) {
 	r.add("max.perkey", int64(mp), "longest wait, a lock per key: %s", units.FormatDuration(mp))
 
 	// The check-then-act race, as a scripted interleaving of two
-	// goroutines A and B on a plain map: both check, both create.
-	cfg := limiter.Config{Kind: limiter.KindTokenBucket, Rate: 1, Burst: 5}
-	m := map[string]limiter.Strategy{}
-	aSees, bSees := m["alice"] == nil, m["alice"] == nil // A checks, B checks
-	var a, b limiter.Strategy
-	if aSees {
-		a, _ = limiter.New(cfg)
-		m["alice"] = a
-	}
-	if bSees {
-		b, _ = limiter.New(cfg)
-		m["alice"] = b // overwrites A's bucket, which A still uses
-	}
-	naive := int64(0)
-	for _, s := range []limiter.Strategy{a, b} {
-		for range 5 {
-			if d, _ := s.AllowN(0, 1); d.Allowed {
-				naive++
-			}
-		}
-	}
-	// limiter.Keyed: 10 goroutines send the first requests for one key at
-	// once; creation is race-free, so they share one bucket.
-	k, err := limiter.NewKeyed(func(string) (limiter.Strategy, error) { return limiter.New(cfg) }, limiter.KeyedOptions{SweepEvery: -1})
+	// goroutines on a map whose insert does not check again.
+	race, err := LazyCreationRace(false)
 	if err != nil {
 		return Result{}, err
+	}
+	naive := int64(race.Admitted)
+	cfg := limiter.Config{Kind: limiter.KindTokenBucket, Rate: 1, Burst: race.Burst}
+	keyed, err := keyedFirstRequests(cfg)
+	if err != nil {
+		return Result{}, err
+	}
+	r.add("race.naive", naive, "check-then-act: %d admitted for a burst of 5", naive)
+	r.add("race.keyed", keyed, "limiter.Keyed: %d admitted for a burst of 5", keyed)
+	return r, nil
+}
+
+// keyedFirstRequests: with limiter.Keyed, 10 goroutines send the first
+// requests for one key at once; creation is race-free, so they share one
+// bucket of cfg. It returns how many were admitted.
+func keyedFirstRequests(cfg limiter.Config) (int64, error) {
+	k, err := limiter.NewKeyed(func(string) (limiter.Strategy, error) { return limiter.New(cfg) }, limiter.KeyedOptions{SweepEvery: -1})
+	if err != nil {
+		return 0, err
 	}
 	var wgrp sync.WaitGroup
 	var mu sync.Mutex
@@ -612,9 +638,7 @@ func runLocks(l Lesson) (Result, error) {
 		})
 	}
 	wgrp.Wait()
-	r.add("race.naive", naive, "check-then-act: %d admitted for a burst of 5", naive)
-	r.add("race.keyed", keyed, "limiter.Keyed: %d admitted for a burst of 5", keyed)
-	return r, nil
+	return keyed, nil
 }
 
 func lessonQueue() Lesson {

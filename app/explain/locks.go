@@ -3,6 +3,8 @@ package explain
 import (
 	"cmp"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -68,4 +70,84 @@ func LockTimeline(reqs []LockRequest, perKey bool, cores int, hold time.Duration
 		slots[i] = LockSlot{LockRequest: r, Start: bestStart, Wait: bestStart - r.Arrive, Core: core}
 	}
 	return slots
+}
+
+// LockState is a lock timeline at one instant: on each core the decision
+// running (holding its lock), or none; the decisions that have arrived and
+// wait, for their lock (another decision holds it) or for a core; and how
+// many have finished.
+type LockState struct {
+	Running      []*LockSlot // one per core
+	WaitLock     []LockSlot
+	WaitCore     []LockSlot
+	Done         int
+	PerKey       bool
+	Held         time.Duration
+	Cores, Total int
+}
+
+// LockAt is the state at instant t of slots (from LockTimeline with the
+// same perKey, cores and hold). A decision holds its lock over [Start,
+// Start+hold).
+func LockAt(slots []LockSlot, perKey bool, cores int, hold, t time.Duration) LockState {
+	s := LockState{Running: make([]*LockSlot, cores), PerKey: perKey, Held: hold, Cores: cores, Total: len(slots)}
+	lockOf := func(r LockSlot) string {
+		if perKey {
+			return r.Key
+		}
+		return "global"
+	}
+	held := map[string]bool{}
+	for i := range slots {
+		sl := &slots[i]
+		if sl.Start <= t && t < sl.Start+hold {
+			s.Running[sl.Core] = sl
+			held[lockOf(*sl)] = true
+		}
+	}
+	for _, sl := range slots {
+		switch {
+		case sl.Start+hold <= t:
+			s.Done++
+		case sl.Arrive <= t && t < sl.Start && held[lockOf(sl)]:
+			s.WaitLock = append(s.WaitLock, sl)
+		case sl.Arrive <= t && t < sl.Start:
+			s.WaitCore = append(s.WaitCore, sl)
+		}
+	}
+	return s
+}
+
+// CoreText says what core c does: "core 1: c3 holds lock c3", "core 2:
+// c1 holds the global lock", "core 1: idle".
+func (s LockState) CoreText(c int) string {
+	name := "core " + strconv.Itoa(c+1) + ": "
+	r := s.Running[c]
+	if r == nil {
+		return name + "idle"
+	}
+	if s.PerKey {
+		return name + r.Client + " holds lock " + r.Key
+	}
+	return name + r.Client + " holds the global lock"
+}
+
+// WaitText says who waits, and for what: "waiting for the global lock: c2,
+// c3; waiting for a core: none".
+func (s LockState) WaitText() string {
+	names := func(sl []LockSlot) string {
+		if len(sl) == 0 {
+			return "none"
+		}
+		var n []string
+		for _, x := range sl {
+			n = append(n, x.Client)
+		}
+		return strings.Join(n, ", ")
+	}
+	lock := "the global lock"
+	if s.PerKey {
+		lock = "their key's lock"
+	}
+	return "waiting for " + lock + ": " + names(s.WaitLock) + "; waiting for a core: " + names(s.WaitCore)
 }

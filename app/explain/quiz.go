@@ -82,6 +82,9 @@ func exactTokens(x float64) string { return decimals(x, 4) }
 type Guess struct {
 	Allowed bool
 	Tokens  float64
+	// NoTokens: the tokens left were not predicted (the field left
+	// empty); the answer is scored on allowed or denied alone.
+	NoTokens bool
 }
 
 // Feedback is the result of one answer, with the running totals after it.
@@ -106,6 +109,9 @@ type Feedback struct {
 func (f Feedback) TokensText() string {
 	if !f.Question.AskTokens {
 		return ""
+	}
+	if f.Guess.NoTokens {
+		return "Tokens left: not predicted, so scored on allowed or denied alone; the exact value is " + exactTokens(f.Question.TokensLeft) + "."
 	}
 	d := 4
 	for d < 8 && decimals(f.TokensOff, d) == decimals(TokenTolerance, d) && math.Abs(f.TokensOff-TokenTolerance) > 1e-9 {
@@ -371,7 +377,7 @@ func (q *Quiz) Answer(g Guess) (Feedback, error) {
 	if f.AllowedRight {
 		f.Points++
 	}
-	if qu.AskTokens {
+	if qu.AskTokens && !g.NoTokens {
 		// Instants are shown to the millisecond, so a guess worked out from
 		// the page may differ from the exact level by a few hundredths. The
 		// tolerance is around the exact value, the same both ways (around

@@ -247,3 +247,31 @@ func TestQuizScoringText(t *testing.T) {
 		t.Errorf("one tokens question: %q;\nwant %q", got, want)
 	}
 }
+
+// TestQuizNoTokens: a token bucket question answered without the tokens
+// left is scored on allowed or denied alone: 1 point when the decision is
+// right (not a mistake), 0 when it is wrong.
+func TestQuizNoTokens(t *testing.T) {
+	for _, c := range []struct {
+		allowed, correct bool
+		points, mistakes int
+	}{{true, true, 1, 0}, {false, false, 0, 1}} {
+		q, err := NewQuiz(sim.DefaultSetup(), 29391)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 4 {
+			q.Answer(Guess{Allowed: false, NoTokens: true})
+		}
+		before, mistakes := q.Score, len(q.Mistakes)
+		f, err := q.Answer(Guess{Allowed: c.allowed, NoTokens: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const text = "Tokens left: not predicted, so scored on allowed or denied alone; the exact value is 8.8254."
+		if f.Points != c.points || f.Correct != c.correct || f.Score != before+c.points || len(q.Mistakes)-mistakes != c.mistakes || f.TokensText() != text {
+			t.Errorf("allowed %v: %d points, correct %v, score %d, %d new mistakes, %q; want %d, %v, %d, %d, %q",
+				c.allowed, f.Points, f.Correct, f.Score, len(q.Mistakes)-mistakes, f.TokensText(), c.points, c.correct, before+c.points, c.mistakes, text)
+		}
+	}
+}

@@ -27,7 +27,28 @@ import (
 // Every response carries the
 // security headers; a method but GET or HEAD is 405, an unclean path 404.
 func New(version, origin, webDir string) (http.Handler, error) {
-	h := &app.Handler{
+	h := appHandler(version, webResources{})
+	h.ServiceWorkerTemplate = workerJS
+	// go-app caches "/" at install; the other pages too, so that every
+	// page opens offline once the worker has kept the wasm.
+	h.CacheableResources = otherPagePaths()
+	h.Env = app.Environment{site.BuildEnv: version}
+	rendered, err := renderPages(h, origin, trimPageSlash(h))
+	if err != nil {
+		return nil, err
+	}
+	files, err := newWebFiles(webDir, rendered)
+	if err != nil {
+		return nil, err
+	}
+	csp := contentSecurityPolicy()
+	return securityHeaders(csp, readOnly(cleanPaths(precompressedFiles(files)))), nil
+}
+
+// appHandler is go-app's handler for the site as version, its files from
+// res: what the server and the static build (StaticHandler) share.
+func appHandler(version string, res app.ResourceProvider) *app.Handler {
+	return &app.Handler{
 		Name:            "Rate limiter playground",
 		ShortName:       "Ratelab",
 		Title:           site.Pages[0].Title, // each page sets its own (site.SetHead)
@@ -43,24 +64,10 @@ func New(version, origin, webDir string) (http.Handler, error) {
 			SVG:        "/web/icon.svg",
 			AppleTouch: "/web/icon-192.png",
 		},
-		Styles:                []string{"/web/app.css", "/web/learn.css"},
-		Version:               version,
-		ServiceWorkerTemplate: workerJS,
-		Resources:             webResources{},
-		// go-app caches "/" at install; the other pages too, so that every
-		// page opens offline once the worker has kept the wasm.
-		CacheableResources: otherPagePaths(),
+		Styles:    []string{"/web/app.css", "/web/learn.css", "/web/layout.css"},
+		Version:   version,
+		Resources: res,
 	}
-	rendered, err := renderPages(h, origin, trimPageSlash(h))
-	if err != nil {
-		return nil, err
-	}
-	files, err := newWebFiles(webDir, rendered)
-	if err != nil {
-		return nil, err
-	}
-	csp := contentSecurityPolicy()
-	return securityHeaders(csp, readOnly(cleanPaths(precompressedFiles(files)))), nil
 }
 
 // otherPagePaths are the paths of the pages but the first ("/").

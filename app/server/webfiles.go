@@ -16,11 +16,14 @@ import (
 // http.Handler, so that go-app serves no file itself: webFiles does, from
 // web/ only. (go-app's LocalDir serves the whole working directory, and
 // fetches /robots.txt and the like over HTTP from the request's Host.)
-type webResources struct{}
+// prefix is the path the site is served under: "" for the server, "/ratelab"
+// for a static build on a GitHub project page; go-app puts it before its
+// own files and web/'s, and strips it from a page's address before routing.
+type webResources struct{ prefix string }
 
-func (webResources) Package() string { return "" }
-func (webResources) Static() string  { return "" }
-func (webResources) AppWASM() string { return "/web/app.wasm" }
+func (r webResources) Package() string { return r.prefix }
+func (r webResources) Static() string  { return r.prefix }
+func (r webResources) AppWASM() string { return r.prefix + "/web/app.wasm" }
 
 // webAliases are the addresses outside /web/ that stand for a file in web/:
 // go-app's name for the playground's binary, and the files crawlers ask

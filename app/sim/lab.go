@@ -346,6 +346,28 @@ func (l *Lab) Lanes() []*Lane { return l.lanes }
 // request.
 func (l *Lab) Clients() []string { return l.names }
 
+// AllClients returns every client whose state can be drawn: the setup's,
+// in order, then the others that have sent (in order of first request),
+// then the trace's that have not sent yet (in the trace's order). Each name
+// once.
+func (l *Lab) AllClients() []string {
+	names := l.setup.ClientNames()
+	own := len(names) // at most MaxClients: a short search
+	for _, n := range l.names {
+		if !slices.Contains(names[:own], n) {
+			names = append(names, n)
+		}
+	}
+	if l.trace != nil {
+		for _, n := range l.trace.Clients {
+			if _, sent := l.ids[n]; !sent && !slices.Contains(names[:own], n) {
+				names = append(names, n)
+			}
+		}
+	}
+	return names
+}
+
 // Processed returns the number of requests decided so far.
 func (l *Lab) Processed() int { return l.processed }
 

@@ -268,6 +268,65 @@ func (t *worstTracker) add(at Instant, units int64) {
 	}
 }
 
+// ClientWorst is the most units one client got through within any window
+// of length Window: Client's admissions in [Start, End), End = Start +
+// Window, the first of them at Start. Units 0 means nothing was admitted
+// (Client is then ""). Of clients with the same most, it names the one
+// that reached it first.
+type ClientWorst struct {
+	Client string
+	WorstCase
+}
+
+// clientAdmission is units admitted to the lab's client id at one instant.
+type clientAdmission struct {
+	At    Instant
+	ID    int
+	Units int64
+}
+
+// clientWorstTracker is ClientWorst computed incrementally: one queue of
+// the last window's admissions, every client's, and each client's units in
+// that window (8 bytes a client: a trace brings 200,000 of them).
+type clientWorstTracker struct {
+	w      time.Duration
+	q      []clientAdmission
+	lo     int
+	sums   []int64 // by client id
+	best   WorstCase
+	bestID int
+}
+
+func (t *clientWorstTracker) add(at Instant, id int, units int64) {
+	if n := len(t.q); n > t.lo && t.q[n-1].At == at && t.q[n-1].ID == id {
+		t.q[n-1].Units += units
+	} else {
+		t.q = append(t.q, clientAdmission{at, id, units})
+	}
+	for id >= len(t.sums) {
+		t.sums = append(t.sums, 0)
+	}
+	t.sums[id] += units
+	for at-t.q[t.lo].At >= t.w {
+		t.sums[t.q[t.lo].ID] -= t.q[t.lo].Units
+		t.lo++
+	}
+	if t.lo > 1024 && t.lo > len(t.q)/2 {
+		t.q = t.q[:copy(t.q, t.q[t.lo:])]
+		t.lo = 0
+	}
+	if t.sums[id] > t.best.Units {
+		start := at
+		for _, a := range t.q[t.lo:] { // the client's first admission still in the window
+			if a.ID == id {
+				start = a.At
+				break
+			}
+		}
+		t.best, t.bestID = WorstCase{Units: t.sums[id], Start: start, End: start + t.w, Window: t.w}, id
+	}
+}
+
 // Lane is one strategy of the lab, with its own keyed limiter, history,
 // counts, charts and worst case. Read it through its methods; change it
 // through the Lab.
@@ -289,7 +348,8 @@ type Lane struct {
 	bsize   int
 	cur     Bucket
 
-	worst worstTracker
+	worst       worstTracker
+	clientWorst clientWorstTracker
 }
 
 func newLane(lab *Lab, spec LaneSpec) (*Lane, error) {
@@ -311,6 +371,8 @@ func newLane(lab *Lab, spec LaneSpec) (*Lane, error) {
 	ln.buckets = make([]Bucket, lab.opts.ChartLen)
 	ln.worst.w = lab.setup.Worst
 	ln.worst.best.Window = lab.setup.Worst
+	ln.clientWorst.w = lab.setup.Worst
+	ln.clientWorst.best.Window = lab.setup.Worst
 	return ln, nil
 }
 
@@ -371,8 +433,19 @@ func (ln *Lane) Buckets(dst []Bucket) []Bucket {
 func (ln *Lane) Current() Bucket { return ln.cur }
 
 // Worst returns the most units the lane admitted within any window of the
-// lab's worst-case length, and where.
+// lab's worst-case length, and where, summed over all clients.
 func (ln *Lane) Worst() WorstCase { return ln.worst.best }
+
+// ClientWorst returns the most units the lane admitted to one client within
+// any window of the lab's worst-case length, which client, and where: what a
+// limit of "N per window" on each client bounds (Worst sums every client).
+func (ln *Lane) ClientWorst() ClientWorst {
+	b := ln.clientWorst.best
+	if b.Units == 0 {
+		return ClientWorst{WorstCase: b}
+	}
+	return ClientWorst{Client: ln.lab.names[ln.clientWorst.bestID], WorstCase: b}
+}
 
 // roll closes every chart bucket that ends at or before t.
 func (ln *Lane) roll(t Instant, focus string) {
@@ -424,6 +497,7 @@ func (ln *Lane) decide(e Event, id int) (Record, error) {
 		ln.cur.Admitted += int64(e.N)
 		if e.N > 0 {
 			ln.worst.add(e.At, int64(e.N))
+			ln.clientWorst.add(e.At, id, int64(e.N))
 		}
 	} else {
 		ln.total.Denied++

@@ -42,7 +42,8 @@ func (e *PartError) Error() string {
 	def := DefaultSetup()
 	what := map[string]string{"lane": "lanes (all of them)", "client": "clients (all of them)", "focus": "focus (the first client)",
 		"seed": "seed, " + strconv.FormatUint(def.Seed, 10), "speed": "speed, " + ftoa(def.Speed) + "×",
-		"worst": "worst-case window, " + def.Worst.String()}[e.Part]
+		"worst": "worst-case window, " + def.Worst.String(),
+		"t":     "instant, t = 0 s", "paused": "clock, running"}[e.Part]
 	if what == "" {
 		what = e.Part
 	}
@@ -369,26 +370,40 @@ func decodeTiers(vs []string) (map[string]float64, error) {
 // decodeLanes decodes the lane values; tiers are the multiples tier= gives
 // (nil for none).
 func decodeLanes(vs []string, tiers map[string]float64) ([]LaneSpec, error) {
-	if len(vs) == 1 && vs[0] == "" {
-		return []LaneSpec{}, nil
-	}
-	if len(vs) > MaxLanes {
-		return nil, fmt.Errorf("%d lanes; want at most %d", len(vs), MaxLanes)
-	}
-	lanes := make([]LaneSpec, 0, len(vs))
-	var bad partErrors
-	for i, v := range vs {
+	return decodeParts(vs, MaxLanes, "lanes", func(i int, v string) (LaneSpec, error) {
 		spec, err := decodeLane(v, tiers)
 		if err != nil {
-			bad = append(bad, fmt.Errorf("lane %d: %w", i+1, err))
+			return spec, fmt.Errorf("lane %d: %w", i+1, err)
+		}
+		return spec, nil
+	})
+}
+
+// decodeParts decodes the values of one repeated part of a link (lane=,
+// client=), the i-th with decode, whose error names the value: one empty
+// value is none, more than most values are refused ("7 lanes; want at most
+// 6"), and the error of a bad value lists every bad one (partErrors).
+func decodeParts[T any](vs []string, most int, plural string, decode func(i int, v string) (T, error)) ([]T, error) {
+	if len(vs) == 1 && vs[0] == "" {
+		return []T{}, nil
+	}
+	if len(vs) > most {
+		return nil, fmt.Errorf("%d %s; want at most %d", len(vs), plural, most)
+	}
+	out := make([]T, 0, len(vs))
+	var bad partErrors
+	for i, v := range vs {
+		x, err := decode(i, v)
+		if err != nil {
+			bad = append(bad, err)
 			continue
 		}
-		lanes = append(lanes, spec)
+		out = append(out, x)
 	}
 	if bad != nil {
 		return nil, bad
 	}
-	return lanes, nil
+	return out, nil
 }
 
 // partErrors lists the problems of every bad lane (or client) of a link,
@@ -459,37 +474,19 @@ func decodeConfig(v string, ranges func(limiter.Kind) [2]Range) (limiter.Config,
 		return limiter.Config{}, fmt.Errorf("%q has %s; want kind,p1,p2", clip(v), nFields(len(f)))
 	}
 	c := limiter.Config{Kind: limiter.Kind(f[0])}
-	var err error
-	atoi := func(name, s string) int {
-		n, e := strconv.Atoi(s)
-		if e != nil && err == nil {
-			err = fmt.Errorf("%s %q is not an integer", name, clip(s))
-		}
-		return n
-	}
-	dur := func(name, s string) time.Duration {
-		d, e := time.ParseDuration(s)
-		if e != nil && err == nil {
-			err = fmt.Errorf("%s %q is not a duration; want e.g. 1s", name, clip(s))
-		}
-		return d
-	}
+	var fs linkFields
 	switch c.Kind {
 	case limiter.KindTokenBucket, limiter.KindGCRA:
-		r, e := parseNum("rate", f[1])
-		if e != nil {
-			err = e
-		}
-		c.Rate, c.Burst = r, atoi("burst", f[2])
+		c.Rate, c.Burst = fs.num("rate", f[1]), fs.atoi("burst", f[2])
 	case limiter.KindLeakyBucket:
-		c.Capacity, c.LeakInterval = atoi("capacity", f[1]), dur("leak interval", f[2])
+		c.Capacity, c.LeakInterval = fs.atoi("capacity", f[1]), fs.dur("leak interval", f[2])
 	case limiter.KindFixedWindow, limiter.KindSlidingWindowLog, limiter.KindSlidingWindowCounter:
-		c.Limit, c.Window = atoi("limit", f[1]), dur("window", f[2])
+		c.Limit, c.Window = fs.atoi("limit", f[1]), fs.dur("window", f[2])
 	default:
 		return limiter.Config{}, fmt.Errorf("kind %q is unknown; want one of %v", clip(f[0]), limiter.Kinds)
 	}
-	if err != nil {
-		return limiter.Config{}, err
+	if fs.err != nil {
+		return limiter.Config{}, fs.err
 	}
 	// The fields' ranges first: the limiter's own message names a wider
 	// range ("[0, 1e9] or +Inf") than a link may carry.
@@ -503,35 +500,20 @@ func decodeConfig(v string, ranges func(limiter.Kind) [2]Range) (limiter.Config,
 }
 
 func decodeClients(vs []string) ([]Client, error) {
-	if len(vs) == 1 && vs[0] == "" {
-		return []Client{}, nil
-	}
-	if len(vs) > MaxClients {
-		return nil, fmt.Errorf("%d clients; want at most %d", len(vs), MaxClients)
-	}
-	cs := make([]Client, 0, len(vs))
-	var bad partErrors
 	seen := map[string]bool{}
-	for i, v := range vs {
+	return decodeParts(vs, MaxClients, "clients", func(i int, v string) (Client, error) {
 		c, err := decodeClient(v)
 		if err != nil {
-			bad = append(bad, fmt.Errorf("client %d: %w", i+1, err))
-			continue
+			return c, fmt.Errorf("client %d: %w", i+1, err)
 		}
 		if err := c.validateAt(i, seen); err != nil { // as Setup.Validate, each client's first problem
-			bad = append(bad, err)
-			continue
+			return c, err
 		}
 		if err := c.checkRanges(); err != nil { // and what the client's fields take
-			bad = append(bad, fmt.Errorf("client %d (%s): %w", i+1, c.Name, err))
-			continue
+			return c, fmt.Errorf("client %d (%s): %w", i+1, c.Name, err)
 		}
-		cs = append(cs, c)
-	}
-	if bad != nil {
-		return nil, bad
-	}
-	return cs, nil
+		return c, nil
+	})
 }
 
 func decodeClient(v string) (Client, error) {
@@ -543,22 +525,8 @@ func decodeClient(v string) (Client, error) {
 	if c.Tier == "default" {
 		c.Tier = "" // as the client's tier field reads it: no tier, each lane's own budget
 	}
-	var err error
-	num := func(name, s string) float64 {
-		x, e := parseNum(name, s)
-		if e != nil && err == nil {
-			err = e
-		}
-		return x
-	}
-	dur := func(name, s string) time.Duration {
-		d, e := time.ParseDuration(s)
-		if e != nil && err == nil {
-			err = fmt.Errorf("%s %q is not a duration; want e.g. 1s", name, clip(s))
-		}
-		return d
-	}
-	c.Weight = num("weight", f[1])
+	var fs linkFields
+	c.Weight = fs.num("weight", f[1])
 	params := f[4:]
 	want := map[PatternKind]int{PatternNone: 0, PatternSteady: 1, PatternPoisson: 1, PatternOnOff: 3, PatternRamp: 3, PatternEdge: 3}
 	n, known := want[c.Pattern.Kind]
@@ -571,22 +539,151 @@ func decodeClient(v string) (Client, error) {
 	p := &c.Pattern
 	switch p.Kind {
 	case PatternSteady, PatternPoisson:
-		p.Rate = num("rate", params[0])
+		p.Rate = fs.num("rate", params[0])
 	case PatternOnOff:
-		p.Rate, p.On, p.Off = num("rate", params[0]), dur("on", params[1]), dur("off", params[2])
+		p.Rate, p.On, p.Off = fs.num("rate", params[0]), fs.dur("on", params[1]), fs.dur("off", params[2])
 	case PatternRamp:
-		p.Rate, p.To, p.Ramp = num("rate", params[0]), num("to", params[1]), dur("ramp", params[2])
+		p.Rate, p.To, p.Ramp = fs.num("rate", params[0]), fs.num("to", params[1]), fs.dur("ramp", params[2])
 	case PatternEdge:
 		k, e := strconv.Atoi(params[0])
-		if e != nil {
-			err = fmt.Errorf("size %q is not an integer", clip(params[0]))
+		if e != nil { // said rather than a bad weight
+			fs.err = fmt.Errorf("size %q is not an integer", clip(params[0]))
 		}
-		p.Size, p.Window, p.Gap = k, dur("window", params[1]), dur("gap", params[2])
+		p.Size, p.Window, p.Gap = k, fs.dur("window", params[1]), fs.dur("gap", params[2])
 	}
-	if err != nil {
-		return Client{}, err
+	if fs.err != nil {
+		return Client{}, fs.err
 	}
 	return c, nil
+}
+
+// ClockLink is where a link opens the lab's clock: at instant At, paused
+// or running. The zero value is the lab's default: running from 0.
+type ClockLink struct {
+	Paused bool
+	At     Instant
+}
+
+// MaxLinkInstant is the latest instant a link may open at: a day, past the
+// NASA trace's end (10h59m28s); the page replays every request up to it.
+const MaxLinkInstant = 24 * time.Hour
+
+// maxLinkDecimals is the most decimals of a link's t: seconds to the
+// nanosecond, the lab's own resolution.
+const maxLinkDecimals = 9
+
+// Values encodes c as the query keys paused and t: "paused=1&t=12.345"
+// when paused (t in seconds, the unit of the lab's clock, exact to the
+// nanosecond and without trailing zeros: 0.99, 12, 1.000000001), nothing
+// when running (a running clock's instant is stale once the link is read).
+func (c ClockLink) Values() url.Values {
+	v := url.Values{}
+	if c.Paused {
+		v.Set("paused", "1")
+		v.Set("t", FormatLinkInstant(c.At))
+	}
+	return v
+}
+
+// FormatLinkInstant writes an instant as a link's t: seconds, with as
+// many decimals as it needs (at most 9).
+func FormatLinkInstant(t Instant) string {
+	s := strconv.FormatInt(int64(t/time.Second), 10)
+	ns := int64(t % time.Second)
+	if ns == 0 {
+		return s
+	}
+	frac := strings.TrimRight(fmt.Sprintf("%09d", ns), "0")
+	return s + "." + frac
+}
+
+// ParseClockLink reads a link's paused and t (see ClockLink.Values):
+// paused is 1 (open paused) or 0 (running), t a decimal number of seconds
+// from 0 to MaxLinkInstant with at most 9 decimals ("12", "12.345"; no
+// sign, no exponent). A missing key takes the default: running, at 0. A
+// bad part falls back alone, and the error (nil when both were good) joins
+// a *PartError for each ("t", "paused"). Pure: the page moves the clock.
+func ParseClockLink(q url.Values) (ClockLink, error) {
+	var c ClockLink
+	var errs []error
+	if q.Has("paused") {
+		switch p := q.Get("paused"); p {
+		case "1":
+			c.Paused = true
+		case "0":
+		default:
+			errs = append(errs, &PartError{Part: "paused", Err: fmt.Errorf("%q is not 1 or 0; want paused=1 to open paused", clip(p))})
+		}
+	}
+	if q.Has("t") {
+		at, err := parseLinkInstant(q.Get("t"))
+		if err != nil {
+			errs = append(errs, &PartError{Part: "t", Err: err})
+		} else {
+			c.At = at
+		}
+	}
+	return c, errors.Join(errs...)
+}
+
+// parseLinkInstant reads t exactly (digits, not a float: 0.3 s is
+// 300,000,000 ns, not one less).
+func parseLinkInstant(text string) (Instant, error) {
+	want := fmt.Sprintf("want seconds from 0 to %d, as the lab's clock shows them (t=12.345)", int64(MaxLinkInstant/time.Second))
+	whole, frac, hasFrac := strings.Cut(text, ".")
+	digits := func(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
+	if !digits(whole) || hasFrac && !digits(frac) {
+		return 0, fmt.Errorf("%q is not a number of seconds; %s", clip(text), want)
+	}
+	if len(frac) > maxLinkDecimals {
+		return 0, fmt.Errorf("%q has %d decimals; want at most %d (1 ns)", clip(text), len(frac), maxLinkDecimals)
+	}
+	limit := int64(MaxLinkInstant / time.Second)
+	secs, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil || secs > limit {
+		return 0, fmt.Errorf("%q is later than %d s; %s", clip(text), limit, want)
+	}
+	ns, _ := strconv.ParseInt(frac+strings.Repeat("0", maxLinkDecimals-len(frac)), 10, 64)
+	at := Instant(secs)*time.Second + Instant(ns)
+	if at > MaxLinkInstant {
+		return 0, fmt.Errorf("%q is later than %d s; %s", clip(text), limit, want)
+	}
+	return at, nil
+}
+
+// linkFields reads the fields of one value of a link (a lane, a client),
+// keeping the first error, which names the field.
+type linkFields struct{ err error }
+
+func (fs *linkFields) keep(err error) {
+	if err != nil && fs.err == nil {
+		fs.err = err
+	}
+}
+
+// atoi reads an integer field.
+func (fs *linkFields) atoi(name, s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		fs.keep(fmt.Errorf("%s %q is not an integer", name, clip(s)))
+	}
+	return n
+}
+
+// num reads a number field (parseNum).
+func (fs *linkFields) num(name, s string) float64 {
+	x, err := parseNum(name, s)
+	fs.keep(err)
+	return x
+}
+
+// dur reads a duration field in Go's notation ("1s", "250ms").
+func (fs *linkFields) dur(name, s string) time.Duration {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		fs.keep(fmt.Errorf("%s %q is not a duration; want e.g. 1s", name, clip(s)))
+	}
+	return d
 }
 
 // ParseSeed reads a seed: a whole number from 0 to 2^64 − 1, in decimal

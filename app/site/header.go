@@ -6,7 +6,7 @@ import (
 
 // Header is the top of every page: the logo, the page's heading and
 // tagline, the links to the pages (current, a key of pages, marked as the
-// one shown) and the site tools.
+// one shown), the site tools and the notice of a new build.
 func Header(current, heading, tagline string) app.UI {
 	return app.Elem("header").Class("top").Body(
 		app.ElemSelfClosing("img").Class("logo").Attr("src", "/web/icon.svg").Attr("alt", ""),
@@ -16,6 +16,7 @@ func Header(current, heading, tagline string) app.UI {
 		),
 		navLinks(current),
 		&Tools{},
+		&UpdateNotice{},
 	)
 }
 
@@ -23,7 +24,7 @@ func Header(current, heading, tagline string) app.UI {
 func navLinks(current string) app.UI {
 	links := make([]app.UI, len(Pages))
 	for i, pg := range Pages {
-		a := app.Elem("a").ID("nav-"+pg.Key).Class("nav-link").Attr("href", pg.Path).Text(pg.Name)
+		a := app.Elem("a").ID("nav-"+pg.Key).Class("nav-link").Attr("href", Href(pg.Path)).Text(pg.Name)
 		if pg.Key == current {
 			a = a.Class("nav-link on").Attr("aria-current", "page")
 		}

@@ -15,6 +15,7 @@ type Tools struct {
 
 	open    bool
 	dark    bool
+	present bool // presenting mode (see setPresent)
 	release func()
 	opener  app.Value   // focused element when the overlay opened
 	mctx    app.Context // this component's context, from OnMount
@@ -33,6 +34,9 @@ func (t *Tools) OnMount(ctx app.Context) {
 		t.dark = browser.Matches("(prefers-color-scheme: dark)")
 	}
 	applyTheme(theme)
+	// Presenting mode lasts as long as the document: a page reached by a
+	// link keeps it.
+	t.present = browser.Document().Get("documentElement").Call("hasAttribute", presentAttr).Bool()
 	t.mctx = ctx
 	t.release = browser.Listen("keydown", t.onKey)
 }
@@ -74,7 +78,10 @@ func (t *Tools) onKey(ctx app.Context, e app.Event) {
 		if el := browser.ByID("help-close"); el.Truthy() {
 			el.Call("focus")
 		}
-	case key == "?" && !browser.Typing(e) && !e.Get("ctrlKey").Bool() && !e.Get("metaKey").Bool() && !e.Get("altKey").Bool():
+	case (key == "p" || key == "P") && !typingLetters(e) && plainKey(e):
+		e.PreventDefault()
+		t.mctx.Dispatch(func(ctx app.Context) { t.setPresent(!t.present) })
+	case key == "?" && !browser.Typing(e) && plainKey(e):
 		e.PreventDefault()
 		if t.open {
 			t.mctx.Dispatch(t.close)
@@ -114,6 +121,56 @@ func (t *Tools) onTheme(ctx app.Context, e app.Event) {
 	applyTheme(theme)
 }
 
+// plainKey reports whether the key came without Ctrl, Meta or Alt (a
+// browser's or the system's shortcut).
+func plainKey(e app.Event) bool {
+	return !e.Get("ctrlKey").Bool() && !e.Get("metaKey").Bool() && !e.Get("altKey").Bool()
+}
+
+// typingLetters reports whether a letter key belongs to the focused element:
+// a field that takes text, a menu (which jumps to an option by its first
+// letter), or anything in a dialog. A focused button does not take letters
+// (browser.Typing, for Space, counts it).
+func typingLetters(e app.Event) bool {
+	t := e.Get("target")
+	if !t.Truthy() || !t.Get("closest").Truthy() {
+		return false
+	}
+	if t.Call("closest", "[role=dialog]").Truthy() || t.Get("isContentEditable").Bool() {
+		return true
+	}
+	switch t.Get("tagName").String() {
+	case "TEXTAREA", "SELECT":
+		return true
+	case "INPUT":
+		switch t.Get("type").String() {
+		case "range", "checkbox", "radio", "button", "submit", "reset", "file", "color":
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// presentAttr is the attribute on <html> that turns presenting mode on
+// (web/layout.css): the clock, the lanes, the counters and the decisions
+// drawn large for a room, a projector of 1024 × 768 at the back.
+const presentAttr = "data-present"
+
+// setPresent turns presenting mode on or off.
+func (t *Tools) setPresent(on bool) {
+	t.present = on
+	if !app.IsClient {
+		return
+	}
+	root := browser.Document().Get("documentElement")
+	if on {
+		root.Call("setAttribute", presentAttr, "")
+	} else {
+		root.Call("removeAttribute", presentAttr)
+	}
+}
+
 func (t *Tools) Render() app.UI {
 	themeText := "☾ Dark theme"
 	if t.dark {
@@ -126,6 +183,9 @@ func (t *Tools) Render() app.UI {
 	return app.Elem("div").Class("tools").Body(
 		app.Elem("button").ID("theme-toggle").Class("btn icon").Attr("aria-pressed", t.dark).
 			Title("Switch between the light and dark themes (remembered on this device)").Text(themeText).OnClick(t.onTheme),
+		app.Elem("button").ID("present-toggle").Class("btn icon toggle").Attr("aria-pressed", t.present).
+			Title("Presenting mode: the clock, lanes and counters large, for a room (press P)").Text("Present").
+			OnClick(func(ctx app.Context, e app.Event) { t.setPresent(!t.present) }),
 		app.Elem("button").ID("help-open").Class("btn icon").Attr("aria-haspopup", "dialog").Title("Keyboard shortcuts (press ?)").
 			Text("? Shortcuts").OnClick(func(ctx app.Context, e app.Event) { t.show(ctx) }),
 		overlay,
@@ -143,6 +203,7 @@ var shortcuts = [][2]string{
 	{"← →", "change the focused slider; move between request marks (lessons, lab charts); move the lab's timeline by 100 ms; in the quiz, pick allowed or denied"},
 	{"Home / End", "first or last request mark of a lesson lane or a lab chart"},
 	{"PgUp / PgDn", "Page Up / Page Down: move the lab's timeline by 1 s"},
+	{"P", "presenting mode on or off: the clock, the lab's lanes, the counters and the decisions large, for a room"},
 	{"+ / − / 0", "on a focused time axis or chart (lab lanes, playground timeline): zoom in, zoom out, fit the whole axis (down to 1 ms = 20 px; the lab's lanes zoom together)"},
 	{"Shift+← → / Ctrl+wheel", "pan a zoomed lab lane (← → alone on the lab's axis and the playground's timeline); Ctrl+wheel or a pinch zooms about the pointer, Shift+wheel pans"},
 }
@@ -164,6 +225,7 @@ func (t *Tools) overlay() app.UI {
 				}),
 			),
 			app.Elem("p").Class("hint").Text("Decisions are told by shape and text as well as colour: ✓ allowed, ✕ denied. A screen reader hears the latest decision, at most once a second."),
+			app.If(Build() != "", app.Elem("p").ID("build-id").Class("hint").Text("Build "+Build())),
 		),
 	)
 }

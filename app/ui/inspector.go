@@ -114,7 +114,7 @@ func (in *Inspector) load(ctx app.Context) {
 	in.loading, in.loadErr = true, ""
 	left := len(missing)
 	for _, n := range missing {
-		browser.FetchText(explain.ShippedDir+n, func(text string, err error) {
+		browser.FetchText(ctx.ResolveStaticResource(explain.ShippedDir+n), func(text string, err error) {
 			ctx.Dispatch(func(ctx app.Context) {
 				if err != nil {
 					in.loadErr = err.Error()

@@ -1,8 +1,6 @@
 package redisstore
 
 import (
-	"math"
-	"math/bits"
 	"time"
 
 	"github.com/ratelab/ratelab/limiter"
@@ -101,30 +99,19 @@ func (p *params) fixedWindow(r reply, n int, at time.Duration) limiter.Decision 
 	return d
 }
 
-// slidingCounter is SlidingWindowCounter.allowLocked; v is the current
-// window's index, its count before the request and the previous window's.
+// slidingCounter is SlidingWindowCounter's decision at the counts the
+// script replied: v is the current window's index, its count before the
+// request and the previous window's.
 func (p *params) slidingCounter(r reply, n int, at time.Duration) limiter.Decision {
-	w := p.window * 1000
-	c := counts{index: r.v[0], curr: r.v[1], prev: r.v[2], window: w, l: p.limit}
-	c.elapsed = int64(at) - c.index*w
-	n64 := int64(n)
-	d := limiter.Decision{Allowed: r.ok, Limit: int(p.limit)}
-	switch {
-	case n64 > p.limit:
-		d.RetryAfter = limiter.Never
-	case !r.ok:
-		d.RetryAfter = c.retryAfter(n64)
-	default:
-		c.curr += n64
-	}
-	d.Remaining = int(c.remaining())
-	switch {
-	case c.curr > 0:
-		d.ResetAfter = time.Duration(2*c.window - c.elapsed)
-	case c.prev > 0:
-		d.ResetAfter = time.Duration(c.window - c.elapsed)
-	}
-	return d
+	return p.counts(r, 0, at).Decide(n)
+}
+
+// counts are the sliding window counter's counts at the evaluation instant
+// at, with add more in the current window than the script replied.
+func (p *params) counts(r reply, add int64, at time.Duration) limiter.SlidingWindowCounts {
+	w := time.Duration(p.window) * time.Microsecond
+	return limiter.SlidingWindowCounts{Limit: p.limit, Window: w, Elapsed: at - time.Duration(r.v[0])*w,
+		Curr: r.v[1] + add, Prev: r.v[2]}
 }
 
 // slidingLog is SlidingWindowLog.allowLocked; v is the units in the window
@@ -144,51 +131,6 @@ func (p *params) slidingLog(r reply, n int) limiter.Decision {
 		d.ResetAfter = time.Duration(r.v[2]+p.window-r.at) * time.Microsecond
 	}
 	return d
-}
-
-// counts and its methods are limiter/slidingcounter.go's, in nanoseconds.
-type counts struct {
-	index, curr, prev  int64
-	elapsed, window, l int64
-}
-
-func (c counts) retryAfter(n int64) time.Duration {
-	w := c.window
-	if c.curr <= c.l-n && c.prev > 0 {
-		if q := mulDiv(c.l-c.curr-n, w, c.prev); q > 0 {
-			return time.Duration(w - min(q, w) - c.elapsed)
-		}
-	}
-	x := int64(0)
-	if c.curr > 0 {
-		x = max(w-mulDiv(c.l-n, w, c.curr), 0)
-	}
-	return time.Duration(w - c.elapsed + x)
-}
-
-func (c counts) remaining() int64 {
-	r := c.l - ceilMulDiv(c.prev, c.window-c.elapsed, c.window)
-	return max(r-c.curr, 0)
-}
-
-// mulDiv is ⌊a·b/c⌋ without overflow, MaxInt64 when it does not fit.
-func mulDiv(a, b, c int64) int64 {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	if hi >= uint64(c) {
-		return math.MaxInt64
-	}
-	q, _ := bits.Div64(hi, lo, uint64(c))
-	return int64(min(q, math.MaxInt64))
-}
-
-// ceilMulDiv is ⌈a·b/c⌉ for a·b/c that fits.
-func ceilMulDiv(a, b, c int64) int64 {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	q, r := bits.Div64(hi, lo, uint64(c))
-	if r != 0 {
-		q++
-	}
-	return int64(q)
 }
 
 // ceilDiv is ⌈a/b⌉ for a ≥ 0, b > 0.
@@ -236,20 +178,11 @@ func (p *params) again(r reply, n int) (wait time.Duration, ok bool) {
 		w := time.Duration(p.window) * time.Microsecond
 		return time.Duration(r.v[0]+1)*w - time.Duration(r.at)*time.Microsecond, true
 	case "swc":
-		w := p.window * 1000
-		c := counts{index: r.v[0], curr: r.v[1] + n64, prev: r.v[2], window: w, l: p.limit}
-		c.elapsed = r.at*1000 - c.index*w
-		if rest := c.l - c.curr; rest >= n64 && mulLE(c.prev, w-c.elapsed, rest-n64, w) {
+		c := p.counts(r, n64, time.Duration(r.at)*time.Microsecond)
+		if c.Fits(n) {
 			return 0, false
 		}
-		return c.retryAfter(n64), true
+		return c.RetryAfter(n), true
 	}
 	return 0, false
-}
-
-// mulLE reports a·b ≤ c·d for a, b, c, d ≥ 0, in 128 bits.
-func mulLE(a, b, c, d int64) bool {
-	h1, l1 := bits.Mul64(uint64(a), uint64(b))
-	h2, l2 := bits.Mul64(uint64(c), uint64(d))
-	return h1 < h2 || h1 == h2 && l1 <= l2
 }

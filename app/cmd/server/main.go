@@ -26,7 +26,7 @@ func main() {
 		log.Fatal(err)
 	}
 	// The stylesheets too: the service worker serves them cache-first.
-	version, err := server.Version("web/app.css", "web/learn.css", "web/app.wasm")
+	version, err := server.Version("web/app.css", "web/learn.css", "web/layout.css", "web/app.wasm")
 	if err != nil {
 		log.Fatalf("%v (run `make build` first)", err)
 	}

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"text/template"
@@ -10,8 +11,9 @@ import (
 	"github.com/ratelab/ratelab/app/ui/uitest"
 )
 
-// The totals table: its cells carry the counts, and names from a link or a
-// trace file are text, never markup.
+// The totals table: its cells carry the counts, names from a link or a
+// trace file are text, never markup, and each name is a button (it draws
+// that client's state).
 func TestLabTotalsHTML(t *testing.T) {
 	snap := &totalsSnap{
 		Lanes:   []string{"#1 fixed window", "#2 token bucket"},
@@ -22,14 +24,20 @@ func TestLabTotalsHTML(t *testing.T) {
 			{Client: `<b>&"'x`, Cells: []sim.Counts{{Allowed: 2, Denied: 3}, {Allowed: 5, Denied: 0}}},
 		},
 	}
-	html := strings.ReplaceAll(uitest.Mount(t, &labTotals{Snap: snap}), "\n", "")
-	// go-app writes attributes in a map's order: one order for the name's.
-	html = regexp.MustCompile(`<span (title="(?:\\.|[^"\\])*") (class="client-name")>`).ReplaceAllString(html, `<span $2 $1>`)
+	html := strings.ReplaceAll(uitest.Mount(t, &labTotals{M: newLabModel(), Snap: snap}), "\n", "")
+	// go-app writes attributes in a map's order: the name's button's sorted.
+	attr := regexp.MustCompile(`[a-z-]+="(?:\\.|[^"\\])*"`)
+	html = regexp.MustCompile(`<button(?: [a-z-]+="(?:\\.|[^"\\])*")*>`).ReplaceAllStringFunc(html, func(tag string) string {
+		as := attr.FindAllString(tag, -1)
+		slices.Sort(as)
+		return "<button " + strings.Join(as, " ") + ">"
+	})
+	name := `<button class="client-name btn link" title="<b>&\"'x" type="button">&lt;b&gt;&amp;&#34;&#39;x</button>`
 	for _, want := range []string{
 		`<h2>Per-client totals: allowed / denied (the 1 denied most of 12)</h2>`,
 		`<tr class="total"><th>all 12 clients</th><td class="num-cell"><span class="ok">7</span><span class="sep"> / </span><span class="no">3</span></td><td class="num-cell"><span class="ok">9</span><span class="sep"> / </span><span class="no">1</span></td></tr>`,
-		`<tr class="top"><th>throttles most</th><td class="small"><span class="client-name" title="<b>&\"'x">&lt;b&gt;&amp;&#34;&#39;x</span>: 3 of 5 denied</td><td class="small">nobody denied</td></tr>`,
-		`<tr><th class="mono"><span class="client-name" title="<b>&\"'x">&lt;b&gt;&amp;&#34;&#39;x</span></th><td class="num-cell"><span class="ok">2</span><span class="sep"> / </span><span class="no">3</span></td>`,
+		`<tr class="top"><th>throttles most</th><td class="small">` + name + `: 3 of 5 denied</td><td class="small">nobody denied</td></tr>`,
+		`<tr><th class="mono">` + name + `</th><td class="num-cell"><span class="ok">2</span><span class="sep"> / </span><span class="no">3</span></td>`,
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("totals HTML lacks %s\nin %s", want, html)

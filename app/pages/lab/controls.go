@@ -13,6 +13,7 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/site"
 	"github.com/ratelab/ratelab/app/ui"
 	"github.com/ratelab/ratelab/app/ui/browser"
 	"github.com/ratelab/ratelab/app/units"
@@ -566,6 +567,7 @@ func (c *labControls) share() app.UI {
 			app.Elem("a").ID("quiz-this").Class("btn").Attr("href", quizLinkFor(m)).Title("A predict-then-reveal quiz on these lanes and the clients' generated traffic (the default traffic when the clients only click, as after a trace; a trace is not replayed)").Text("Quiz me on this setup"),
 			app.If(c.exportURL != "", app.Elem("a").ID("export-link").Attr("href", c.exportURL).Attr("download", "ratelab-results.csv").Text("ratelab-results.csv")),
 		),
+		app.Elem("p").ID("share-paused").Class("hint").Text("While the clock is paused, the link opens paused at its instant (paused=1&t= seconds, as the clock shows them)."),
 		ui.ErrorLine(m.errs, "share"),
 		ui.ErrorLine(m.errs, "export"),
 	)
@@ -584,7 +586,7 @@ func quizLinkFor(m *labModel) string {
 		v.Del("client")
 	}
 	v.Set("mode", "quiz")
-	return "/learn?" + v.Encode()
+	return site.Href("/learn?" + v.Encode())
 }
 
 func shareLink(m *labModel) string {
@@ -592,12 +594,12 @@ func shareLink(m *labModel) string {
 	if app.IsClient {
 		origin = browser.Origin()
 	}
-	return origin + "/lab?" + linkQuery(m)
+	return origin + site.Href("/lab?"+linkQuery(m))
 }
 
-// linkQuery is the query of the lab's link: the setup, and the client a
-// click sends as and the burst size when they are not the defaults (the
-// first client, 10).
+// linkQuery is the query of the lab's link: the setup, the client a click
+// sends as and the burst size when they are not the defaults (the first
+// client, 10), and, while the clock is paused, its instant (paused=1&t=…).
 func linkQuery(m *labModel) string {
 	s := m.lab.Setup()
 	v := s.Values()
@@ -606,6 +608,9 @@ func linkQuery(m *labModel) string {
 	}
 	if m.burstN != defaultBurstN {
 		v.Set("burst", strconv.Itoa(m.burstN))
+	}
+	for k, vs := range m.clockLink().Values() { // paused=1&t=…: opens where the clock stands
+		v[k] = vs
 	}
 	return v.Encode()
 }

@@ -17,7 +17,15 @@ type Page struct {
 	m          *labModel
 	releaseKey func()
 	navigated  bool // OnNav has run
+	// setupOpen shows the setup column on a narrow screen, where the lab
+	// opens on its lanes with the setup behind its button; a wide screen
+	// shows it beside the lanes whatever this says.
+	setupOpen bool
 }
+
+// narrowLab is the widths at which the setup column goes above the lanes
+// (web/app.css's .lab-layout) and so starts closed.
+const narrowLab = "(max-width: 1000px)"
 
 func (p *Page) OnInit() {
 	if p.m == nil {
@@ -44,7 +52,9 @@ func (p *Page) OnNav(ctx app.Context) {
 		// the rest: say so rather than drop it silently.
 		p.m.linkErrs = append(p.m.linkErrs, "link: "+err.Error()+"; that part was ignored")
 	}
-	if p.m.lab.Setup().Trace == "" && q.Get("trace") == "nasa" {
+	nasa := p.m.lab.Setup().Trace == "" && q.Get("trace") == "nasa"
+	p.m.openClock(q, nasa)
+	if nasa {
 		loadNASA(ctx, p.m, false) // the link's clients stay as they are
 	}
 }
@@ -66,6 +76,8 @@ func (p *Page) OnMount(ctx app.Context) {
 	})
 	focus := browser.TrackFocus()
 	p.releaseKey = func() { down(); up(); focus() }
+	// Opened wide, the setup stays open when the window narrows.
+	p.setupOpen = !browser.Matches(narrowLab)
 }
 
 func (p *Page) OnDismount() {
@@ -85,8 +97,9 @@ func (p *Page) Render() app.UI {
 				})),
 			),
 		),
-		app.Elem("main").Class("lab-layout").Body(
-			&labControls{M: p.m, Loads: p.m.loads},
+		p.setupButton(),
+		app.Elem("main").Class(layoutClass(p.setupOpen)).Body(
+			app.Elem("div").ID("lab-setup").Class("lab-setup").Body(&labControls{M: p.m, Loads: p.m.loads}),
 			&labLanes{M: p.m},
 		),
 		app.Elem("footer").Class("foot").Body(
@@ -101,11 +114,12 @@ func (p *Page) Render() app.UI {
 func loadNASA(ctx app.Context, m *labModel, quiet bool) {
 	m.traceLabel = "loading " + nasaLabel + "…"
 	m.changed()
-	browser.FetchText(nasaURL, func(text string, err error) {
+	browser.FetchText(ctx.ResolveStaticResource(nasaURL), func(text string, err error) {
 		ctx.Dispatch(func(ctx app.Context) {
 			if err != nil {
 				m.setErr("trace", err)
 				m.traceLabel = ""
+				m.openAt()
 				m.changed()
 				return
 			}
@@ -121,7 +135,28 @@ func loadNASA(ctx app.Context, m *labModel, quiet bool) {
 			} else {
 				m.traceLabel = ""
 			}
+			m.openAt() // the instant the link asked for, now that its trace is here
 			m.changed()
 		})
 	})
+}
+
+// setupButton opens and closes the setup column on a narrow screen (web/layout.css
+// shows it there only), so that the lab opens on its lanes.
+func (p *Page) setupButton() app.UI {
+	text := "▸ Setup: lanes, traffic, presets, share"
+	if p.setupOpen {
+		text = "▾ Hide the setup"
+	}
+	return app.Elem("button").ID("setup-toggle").Class("btn setup-toggle").
+		Attr("aria-expanded", p.setupOpen).Attr("aria-controls", "lab-setup").Text(text).
+		OnClick(func(ctx app.Context, e app.Event) { p.setupOpen = !p.setupOpen })
+}
+
+// layoutClass is the lab's columns' class: with the setup open or not.
+func layoutClass(setupOpen bool) string {
+	if setupOpen {
+		return "lab-layout setup-open"
+	}
+	return "lab-layout"
 }

@@ -1,9 +1,11 @@
 package lab
 
 import (
+	"fmt"
 	"math"
 	"net/url"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,16 +35,28 @@ func TestLabLanesWindowEdge(t *testing.T) {
 	}
 	html := uitest.Mount(t, &labLanes{M: m})
 	uitest.WantTexts(t, html, map[string]string{
-		"lab-clock":      "t = 10.000 s",
-		"lane-0-allowed": "100",
-		"lane-0-denied":  "0",
-		"lane-0-worst":   "fixed window: 20 in 1 s at 0.99–1.99 s",
-		"lane-1-allowed": "50",
-		"lane-1-denied":  "50",
-		"lane-1-worst":   "sliding window log: 10 in 1 s at 0.99–1.99 s",
-		"lane-2-allowed": "50",
-		"lane-2-worst":   "token bucket: 10 in 1 s at 0.99–1.99 s",
+		"lab-clock":          "t = 10.000 s",
+		"lane-0-allowed":     "100",
+		"lane-0-denied":      "0",
+		"lane-0-worst":       "all clients: 20 in 1 s at 0.99–1.99 s",
+		"lane-1-allowed":     "50",
+		"lane-1-denied":      "50",
+		"lane-1-worst":       "all clients: 10 in 1 s at 0.99–1.99 s",
+		"lane-2-allowed":     "50",
+		"lane-2-worst":       "all clients: 10 in 1 s at 0.99–1.99 s",
+		"lane-0-counts-over": "all clients",
+		"lane-0-state-of":    "mallory: ",
 	})
+	// One client, mallory (its name in a span of its own, cut when long):
+	// the same stretches.
+	flat := regexp.MustCompile(`<span [^>]*class="worst-name"[^>]*>mallory</span>`).ReplaceAllString(strings.ReplaceAll(html, "\n", ""), "mallory")
+	for i, n := range []int{20, 10, 10} {
+		want := fmt.Sprintf(`id="lane-%d-worst-client" class="worst-line">one client (mallory): %d in 1 s at 0.99–1.99 s</span>`, i, n)
+		want2 := fmt.Sprintf(`class="worst-line" id="lane-%d-worst-client">one client (mallory): %d in 1 s at 0.99–1.99 s</span>`, i, n)
+		if !strings.Contains(flat, want) && !strings.Contains(flat, want2) {
+			t.Errorf("lane %d lacks %s", i, want)
+		}
+	}
 }
 
 // TestLabModelBadLink: a tampered part falls back alone and is reported.
@@ -343,16 +357,23 @@ func TestFormatWorstOpenWindow(t *testing.T) {
 		now  sim.Instant
 		want string
 	}{
-		{3173 * time.Millisecond, "fixed window: 5 in 60 s from 0.027 s, window open until 60.027 s"},
-		{60026 * time.Millisecond, "fixed window: 5 in 60 s from 0.027 s, window open until 60.027 s"},
-		{60027 * time.Millisecond, "fixed window: 5 in 60 s at 0.027–60.027 s"},
+		{3173 * time.Millisecond, "all clients: 5 in 60 s from 0.027 s, window open until 60.027 s"},
+		{60026 * time.Millisecond, "all clients: 5 in 60 s from 0.027 s, window open until 60.027 s"},
+		{60027 * time.Millisecond, "all clients: 5 in 60 s at 0.027–60.027 s"},
 	} {
-		if got := formatWorst(limiter.KindFixedWindow, w, c.now); got != c.want {
+		if got := formatWorst("all clients", w, c.now); got != c.want {
 			t.Errorf("at %v: %q, want %q", c.now, got, c.want)
 		}
 	}
-	if got := formatWorst(limiter.KindGCRA, sim.WorstCase{Window: time.Second}, 0); got != "GCRA: nothing admitted yet" {
+	if got := formatWorst("all clients", sim.WorstCase{Window: time.Second}, 0); got != "all clients: nothing admitted yet" {
 		t.Errorf("nothing admitted: %q", got)
+	}
+	cw := sim.ClientWorst{Client: "c0557", WorstCase: sim.WorstCase{Window: time.Minute, Units: 28, Start: 18690 * time.Second, End: 18750 * time.Second}}
+	if got := formatClientWorst(cw, 39568*time.Second); got != "one client (c0557): 28 in 60 s at 18690–18750 s" {
+		t.Errorf("one client: %q", got)
+	}
+	if got := formatClientWorst(sim.ClientWorst{WorstCase: sim.WorstCase{Window: time.Second}}, 0); got != "one client: nothing admitted yet" {
+		t.Errorf("one client, nothing admitted: %q", got)
 	}
 }
 

@@ -203,7 +203,7 @@ func (v *labLanes) Render() app.UI {
 			app.Elem("div").ID("lanes").Body(laneUIs...),
 			app.If(len(lanes) == 0, app.Elem("p").Class("hint").Text("No lanes: add one from “+ Add a lane…”.")),
 		),
-		&labTotals{Snap: v.totals},
+		&labTotals{M: m, Snap: v.totals},
 	)
 }
 
@@ -261,7 +261,11 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 	if toEnd {
 		// Said under the buttons, beside the timeline: text that grows in
 		// their row moved Pause away from the pointer.
-		progress = "running to the end… " + strconv.Itoa(m.runProgress()) + " % (to t = " + units.FormatClock(m.toEnd.to) + "); Pause stops here"
+		what := "running to the end… "
+		if m.toEnd.open != nil {
+			what = "opening the link's instant… "
+		}
+		progress = what + strconv.Itoa(m.runProgress()) + " % (to t = " + units.FormatClock(m.toEnd.to) + "); Pause stops here"
 	}
 	nowMs := m.lab.Now() / time.Millisecond
 	atMs := l.Now() / time.Millisecond
@@ -279,7 +283,7 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 			app.Elem("button").ID("step-100ms").Class("btn").Title("Move the clock forward by 100 ms").Text("+100 ms").OnClick(v.step(100*time.Millisecond)),
 			app.Elem("button").ID("step-1s").Class("btn").Title("Move the clock forward by 1 s").Text("+1 s").OnClick(v.step(time.Second)),
 			app.Elem("label").Attr("for", "speed").Class("inline-label").Text("speed"),
-			app.Elem("select").ID("speed").Class("select").Body(speedOptions(speed)...).OnChange(v.onSpeed),
+			app.Elem("select").ID("speed").Class("select").Body(ui.SpeedOptions(speed)...).OnChange(v.onSpeed),
 			app.Elem("button").ID("lab-reset").Class("btn danger").Title("Start the run over at 0: same setup, same seed, same decisions").Text("Reset").OnClick(v.onReset),
 		),
 		app.Elem("div").Class("row scrub-row").Body(
@@ -303,22 +307,6 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 		ui.ErrorLine(m.errs, "step"),
 		ui.ErrorLine(m.errs, "scrub"),
 	)
-}
-
-// speedOptions are the speed menu's choices, with speed selected: a speed
-// from a link that the list lacks (3×) is shown, in its place, rather than
-// a listed one it is not.
-func speedOptions(speed float64) []app.UI {
-	var speeds []app.UI
-	listed := false
-	for _, x := range []float64{0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100} {
-		if !listed && x > speed {
-			speeds = append(speeds, app.Elem("option").Attr("value", units.Num(speed)).Attr("selected", true).Text(units.Num(speed)+"×"))
-		}
-		listed = listed || x >= speed
-		speeds = append(speeds, ui.BoolAttr(app.Elem("option").Attr("value", units.Num(x)), "selected", x == speed).Text(units.Num(x)+"×"))
-	}
-	return speeds
 }
 
 // onPause pauses or resumes the clock; while "Run to end" is under way it
@@ -396,54 +384,20 @@ func (v *labLanes) step(d time.Duration) app.EventHandler {
 // legend names the lines and marks, and the client whose state is drawn
 // (one of the setup's clients, or of the trace's).
 func (v *labLanes) legend(l *sim.Lab, setup sim.Setup, rmax float64) app.UI {
-	m := v.M
-	// The setup's clients in their order (those that only click too), then
-	// the trace's clients that have sent.
-	names := setup.ClientNames()
-	own := len(names) // at most sim.MaxClients: a short search
-	for _, n := range l.Clients() {
-		if len(names) >= 50 {
-			break
-		}
-		if !slices.Contains(names[:own], n) {
-			names = append(names, n)
-		}
-	}
-	focus := l.Focus()
-	opts := make([]app.UI, 0, min(len(names), 50)+1)
-	seen := false
-	for i, n := range names {
-		if i >= 50 {
-			break
-		}
-		seen = seen || n == focus
-		opts = append(opts, ui.BoolAttr(app.Elem("option").Attr("value", n), "selected", n == focus).Text(n))
-	}
-	if !seen && focus != "" {
-		opts = append(opts, app.Elem("option").Attr("value", focus).Attr("selected", true).Text(focus))
+	sent := 0
+	if v.totals != nil {
+		sent = v.totals.Clients // twice a second: the picker lists them anew
 	}
 	return app.Elem("div").Class("legend lab-legend").Body(
 		app.Elem("span").Class("key ok").Text("✓ allowed"),
 		app.Elem("span").Class("key no").Text("✕ denied"),
-		app.Elem("span").Class("key worst").Text("▮ worst-case stretch"),
+		app.Elem("span").Class("key worst").Text("▮ worst-case stretch (all clients)"),
 		app.Elem("span").Class("key stack").Text("≡ a burst at one instant: one bar per request"),
-		app.Elem("span").Class("key offered").Text("— offered rate"),
-		app.Elem("span").Class("key admitted").Text("— admitted rate"),
-		app.Elem("span").Class("key tok").Text("— state (tokens, level, count)"),
+		app.Elem("span").Class("key offered").Text("— offered rate (all clients)"),
+		app.Elem("span").Class("key admitted").Text("— admitted rate (all clients)"),
+		app.Elem("span").Class("key tok").Text("— state of one client (tokens, level, count)"),
 		app.Elem("span").ID("rate-scale").Text("rate scale 0–"+units.Num(rmax)+"/s"),
-		app.Elem("label").Class("inline-label").Body(
-			app.Text("state of client "),
-			// Its width is bounded (web/app.css): a name can be long.
-			app.Elem("select").ID("focus").Class("select").Title(focus).Body(opts...).OnChange(func(ctx app.Context, e app.Event) {
-				f := browser.FieldText(ctx.JSSrc())
-				err := m.lab.SetFocus(f) // the live lab too, so the link carries it
-				if m.scrub != nil && err == nil {
-					err = m.scrub.SetFocus(f)
-				}
-				m.setErr("clock", err)
-				m.changed()
-			}),
-		),
+		&clientPicker{M: v.M, Focus: l.Focus(), Sent: sent},
 	)
 }
 
@@ -531,22 +485,15 @@ func (v *labLanes) lane(i int, ln *sim.Lane, l *sim.Lab, a ui.Axis, rmax float64
 	if i < len(s.Lanes) {
 		spec = s.Lanes[i]
 	}
-	tot := ln.Total()
 	wc := ln.Worst()
 	st := ln.State(l.Now(), l.Focus())
 	stateText, gauge := stateLine(st, l.Now())
 	return app.Elem("div").ID(id).Class("lane").Body(
 		app.Elem("div").Class("lane-side").Body(
 			&laneEditor{M: v.M, I: i, N: n, Spec: spec, TierOf: tierOf(s, spec), Err: laneErrs(v.M, i)},
-			app.Elem("div").Class("lane-counts").Body(
-				app.Elem("span").Class("ok").Body(app.Text("✓ "), app.Elem("span").ID(id+"-allowed").Text(strconv.FormatInt(tot.Allowed, 10)), app.Text(" allowed")),
-				app.Elem("span").Class("no").Body(app.Text("✕ "), app.Elem("span").ID(id+"-denied").Text(strconv.FormatInt(tot.Denied, 10)), app.Text(" denied")),
-			),
-			app.Elem("div").Class("lane-worst").Body(
-				app.Elem("span").Class("stat-label").Text("Worst case "),
-				app.Elem("span").ID(id+"-worst").Text(formatWorst(spec.Config.Kind, wc, l.Now())),
-			),
+			laneAggregates(id, ln, l.Now()),
 			app.Elem("div").Class("lane-state").Body(
+				app.Elem("span").ID(id+"-state-of").Class("state-of").Title(l.Focus()).Text(l.Focus()+": "),
 				app.Elem("span").ID(id+"-state").Text(stateText),
 				app.Elem("div").Class("gauge").Body(app.Elem("div").Class("gauge-fill").Style("width", ui.F1(gauge*100)+"%")),
 			),
@@ -1131,6 +1078,7 @@ func topOf(ln *sim.Lane, names []string, id int) totalsTop {
 // throttles most.
 type labTotals struct {
 	app.Compo
+	M    *labModel
 	Snap *totalsSnap
 }
 
@@ -1158,7 +1106,7 @@ func (t *labTotals) Render() app.UI {
 	// to 45 characters, a file anything): each is cut with an ellipsis
 	// (web/app.css) and whole in its title, so a long one does not widen
 	// the table beyond a phone's screen.
-	name := func(n string) app.UI { return app.Elem("span").Class("client-name").Title(n).Text(n) }
+	name := func(n string) app.UI { return clientLink(t.M, n) }
 	top := []app.UI{app.Elem("th").Text("throttles most")}
 	for _, x := range s.Top {
 		if x.Client == "" {

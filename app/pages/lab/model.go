@@ -77,6 +77,9 @@ type labModel struct {
 
 	// toEnd is "Run to end" under way, nil when none (see startRunToEnd).
 	toEnd *runToEnd
+	// opening is the clock a link asked for (paused=1&t=…), until its
+	// trace has arrived (see openClock).
+	opening *sim.ClockLink
 	// now is the real clock that bounds a frame of "Run to end" (nil:
 	// time.Now; tests set their own).
 	now func() time.Time
@@ -167,7 +170,7 @@ func (m *labModel) loadSetup(q map[string][]string) {
 		m.linkErrs = append(m.linkErrs, "link: "+err.Error()+"; using the default setup")
 		l, _ = sim.New(sim.DefaultSetup(), nil, labOptions)
 	}
-	m.lab, m.scrub, m.toEnd = l, nil, nil
+	m.lab, m.scrub, m.toEnd, m.opening = l, nil, nil, nil
 	m.clearSel()
 	m.traceLabel, m.traceInfo, m.quieted, m.dropped = "", "", nil, ""
 	if want != "" {
@@ -384,6 +387,9 @@ func (m *labModel) scrubTo(t sim.Instant) {
 // (sim.Lab.AdvanceToward).
 type runToEnd struct {
 	from, to sim.Instant
+	// open is the link's clock when the run opens a paused=1&t=… link
+	// (openAt): at to, the clock stays paused, or runs for paused=0.
+	open *sim.ClockLink
 }
 
 // A frame of "Run to end" decides parts of runPart decisions until it has
@@ -428,6 +434,9 @@ func (m *labModel) runStep() {
 		done, err := m.lab.AdvanceToward(r.to, min(runPart, sim.MaxTickDecisions-used))
 		used += (m.lab.Processed() - before) * per
 		if done || err != nil {
+			if r.open != nil && !r.open.Paused && err == nil {
+				m.lab.Clock().Resume()
+			}
 			m.toEnd = nil
 			m.setErr("trace", err)
 			m.changed()
@@ -700,19 +709,4 @@ func newClientName(cs []sim.Client) string {
 			return name
 		}
 	}
-}
-
-// formatWorst is the worst-case line of a lane: "fixed window: 20 in 1 s at
-// 0.99–1.99 s".
-func formatWorst(k limiter.Kind, w sim.WorstCase, now sim.Instant) string {
-	if w.Units == 0 {
-		return k.Name() + ": nothing admitted yet"
-	}
-	s := k.Name() + ": " + strconv.FormatInt(int64(w.Units), 10) + " in " + units.FormatWindow(w.Window)
-	if w.End > now {
-		// The window has not ended: more may still be admitted in it (a
-		// window longer than the run so far, or the latest burst).
-		return s + " from " + units.FormatSecs(w.Start) + " s, window open until " + units.FormatSecs(w.End) + " s"
-	}
-	return s + " at " + units.FormatSecs(w.Start) + "–" + units.FormatSecs(w.End) + " s"
 }

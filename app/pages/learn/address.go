@@ -2,9 +2,11 @@ package learn
 
 import (
 	"fmt"
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ratelab/ratelab/app/explain"
 	"github.com/ratelab/ratelab/app/sim"
@@ -28,6 +30,15 @@ type address struct {
 	// rewrite: the seed in use is not in the address (none, or a bad
 	// one), so the address is to be written again with it.
 	rewrite bool
+	// start is where the open lesson's clock starts (paused=1&t=1.5).
+	start lessonStart
+}
+
+// lessonStart is the instant a lesson link opens its clock at: set when
+// the link names paused or t; paused unless it says paused=0.
+type lessonStart struct {
+	set, play bool
+	at        sim.Instant
 }
 
 // parseAddress reads a /learn query. A part that cannot be read is left
@@ -37,6 +48,7 @@ func parseAddress(rawQuery string, fresh func() uint64) address {
 	q, linkErr := sim.ParseLink(rawQuery)
 	a := address{}
 	notes := a.section(q)
+	notes = append(notes, a.lessonStart(q)...)
 	if linkErr != nil {
 		notes = append([]string{"Part of this link could not be read (" + linkErr.Error() + "); that part was ignored."}, notes...)
 	}
@@ -130,4 +142,62 @@ func (a *address) quizSeed(q url.Values, unreadable bool, fresh func() uint64) [
 		a.setup.Seed = seed // the traffic's seed is the link's seed too
 	}
 	return notes
+}
+
+// lessonStart reads where a lesson link opens the lesson's clock: t, in
+// seconds ("1.5", "0.0000024") or as a Go duration ("700ms", "2.4us"), and
+// paused (1, the default when t is given, or 0 to play from t). A bad part
+// is said and left out; the rest is kept.
+func (a *address) lessonStart(q url.Values) []string {
+	if !q.Has("paused") && !q.Has("t") {
+		return nil
+	}
+	if a.lesson == "" || a.mode != modeLessons {
+		return []string{"paused and t set a lesson's clock; no lesson is open, so they were ignored."}
+	}
+	l, _ := explain.LessonByID(a.lesson)
+	var notes []string
+	a.start.set = true
+	switch p := q.Get("paused"); p {
+	case "", "1":
+	case "0":
+		a.start.play = true
+	default:
+		notes = append(notes, fmt.Sprintf("paused=%s is not 0 or 1; opening paused.", clip(p)))
+	}
+	if !q.Has("t") {
+		return notes
+	}
+	raw := q.Get("t")
+	t, err := parseInstant(raw)
+	switch {
+	case err != nil:
+		notes = append(notes, fmt.Sprintf("The instant t=%s is not a time; want seconds (1.5) or a duration (700ms); opening at the start.", clip(raw)))
+		a.start.at = beforeStart
+	case t < 0:
+		notes = append(notes, fmt.Sprintf("The instant t=%s is before the start; opening at the start.", clip(raw)))
+		a.start.at = beforeStart
+	case t > l.Until:
+		notes = append(notes, fmt.Sprintf("The instant t=%s is after the lesson's end (%s); opening at its end.", clip(raw), strconv.FormatFloat(l.Until.Seconds(), 'f', -1, 64)+" s"))
+		a.start.at = l.Until
+	default:
+		a.start.at = t
+	}
+	return notes
+}
+
+// parseInstant reads a link's t: seconds, or a Go duration with its unit.
+func parseInstant(s string) (sim.Instant, error) {
+	if x, err := strconv.ParseFloat(s, 64); err == nil {
+		if math.IsNaN(x) || math.Abs(x) > 1e9 {
+			return 0, fmt.Errorf("t %q is out of range", s)
+		}
+		return sim.Instant(math.Round(x * 1e9)), nil
+	}
+	return time.ParseDuration(s)
+}
+
+// lessonQuery is the query of a link to lesson id paused at instant t.
+func lessonQuery(id string, t sim.Instant) string {
+	return url.Values{"lesson": {id}, "paused": {"1"}, "t": {strconv.FormatFloat(t.Seconds(), 'f', -1, 64)}}.Encode()
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/explain"
+	"github.com/ratelab/ratelab/app/site"
 )
 
 // cardsView is the interview drill: each card's question, its model answer
@@ -33,7 +34,7 @@ func (v *cardsView) Render() app.UI {
 					app.Elem("div").Class("row").Body(
 						app.Elem("button").ID("card-toggle-"+c.ID).Class("btn").Attr("aria-expanded", open).Attr("aria-controls", "card-answer-"+c.ID).
 							Text(btn).OnClick(v.toggle(c.ID), c.ID),
-						app.Elem("a").ID("card-lesson-"+c.ID).Attr("href", "/learn?lesson="+c.Lesson).
+						app.Elem("a").ID("card-lesson-"+c.ID).Attr("href", site.Href("/learn?lesson="+c.Lesson)).
 							Text("See it in lesson "+strconv.Itoa(l.Number)+": "+l.Title+" →"),
 					),
 					app.Elem("div").ID("card-answer-"+c.ID).Class("drill-a").Hidden(!open).Body(app.Elem("p").Text(c.Answer)),

@@ -23,6 +23,7 @@ type Page struct {
 	seed   uint64
 	origin string // for the quiz's shareable link
 	notice string // what was wrong with the link, shown above the page
+	start  lessonStart
 	// The quiz's setup: the lab's defaults, or the lab setup in the link.
 	setup    sim.Setup
 	fromLink bool
@@ -46,7 +47,7 @@ func (p *Page) OnNav(ctx app.Context) {
 	headOnNav(ctx)
 	u := ctx.Page().URL()
 	a := parseAddress(u.RawQuery, freshSeed)
-	p.mode, p.lesson, p.notice = a.mode, a.lesson, a.notice
+	p.mode, p.lesson, p.notice, p.start = a.mode, a.lesson, a.notice, a.start
 	if app.IsClient {
 		p.origin = browser.Origin()
 	}
@@ -95,14 +96,14 @@ func clip(v string) string {
 
 // quizLink is the shareable link to the quiz.
 func (p *Page) quizLink() string {
-	return p.origin + "/learn?" + p.quizQuery(p.seed).Encode()
+	return p.origin + site.Href("/learn?"+p.quizQuery(p.seed).Encode())
 }
 
 func (p *Page) Render() app.UI {
 	var body app.UI
 	switch p.mode {
 	case modeQuiz:
-		body = &quizView{Seed: p.seed, Link: p.quizLink(), NewLink: "/learn?" + p.quizQuery(p.seed+1).Encode(), Setup: p.setup, Source: quizSource(p.fromLink, p.linkClients, p.linkTrace)}
+		body = &quizView{Seed: p.seed, Link: p.quizLink(), NewLink: site.Href("/learn?" + p.quizQuery(p.seed+1).Encode()), Setup: p.setup, Source: quizSource(p.fromLink, p.linkClients, p.linkTrace)}
 	case modeCards:
 		body = &cardsView{}
 	default:
@@ -124,7 +125,7 @@ func (p *Page) Render() app.UI {
 }
 
 func (p *Page) tab(mode, href, text string) app.UI {
-	a := app.Elem("a").ID("tab-"+mode).Class("tab").Attr("href", href).Text(text)
+	a := app.Elem("a").ID("tab-"+mode).Class("tab").Attr("href", site.Href(href)).Text(text)
 	if p.mode == mode {
 		a = a.Class("tab on").Attr("aria-current", "page")
 	}
@@ -136,10 +137,10 @@ func (p *Page) lessons() app.UI {
 	var open app.UI = app.Elem("section").ID("lesson-intro").Class("card lesson").Body(
 		app.Elem("h2").Text("Seven guided lessons"),
 		app.Elem("p").Text("Each lesson is a preset scenario on the real limiter: read what to watch, run it, then see the check of what you should have seen. Click any ✓ or ✕ request mark (or Tab to it and press Enter) to see that decision worked out with its numbers and the Go code that took it."),
-		app.Elem("p").Body(app.Elem("a").ID("start-lesson").Attr("href", "/learn?lesson="+ls[0].ID).Text("Start with lesson 1: "+ls[0].Title+" →")),
+		app.Elem("p").Body(app.Elem("a").ID("start-lesson").Attr("href", site.Href("/learn?lesson="+ls[0].ID)).Text("Start with lesson 1: "+ls[0].Title+" →")),
 	)
 	if p.lesson != "" {
-		open = &lessonView{ID: p.lesson}
+		open = &lessonView{ID: p.lesson, Start: p.start}
 	}
 	return app.Elem("div").Class("learn-layout").Body(
 		app.Elem("nav").Class("card lesson-nav").Attr("aria-label", "Lessons").Body(
@@ -147,7 +148,7 @@ func (p *Page) lessons() app.UI {
 			app.Elem("ol").ID("lesson-list").Class("lesson-list").Body(
 				app.Range(ls).Slice(func(i int) app.UI {
 					l := ls[i]
-					a := app.Elem("a").ID("lesson-link-"+l.ID).Attr("href", "/learn?lesson="+l.ID).Text(l.Title)
+					a := app.Elem("a").ID("lesson-link-"+l.ID).Attr("href", site.Href("/learn?lesson="+l.ID)).Text(l.Title)
 					if l.ID == p.lesson {
 						a = a.Class("on").Attr("aria-current", "page")
 					}

@@ -21,13 +21,20 @@ const lessonFrame = 50 * time.Millisecond
 type lessonView struct {
 	app.Compo
 	ID string
+	// Start is where the link opened the lesson's clock; applied once per
+	// link (started holds the one applied).
+	Start lessonStart
 
-	run    *lessonRun
-	loop   ui.Frames
-	sel    struct{ lane, k int } // selected mark, k < 0 for none
-	stop   map[int]int           // each lane's one mark in the Tab order (roving tab stop); 0 when unset
-	selExp explain.Explanation
-	selErr string
+	started lessonStart
+	race    raceState
+	win     ui.TimeWindow // the pictures' time axis (zoom.go)
+	winFor  string        // the lesson win is for
+	run     *lessonRun
+	loop    ui.Frames
+	sel     struct{ lane, k int } // selected mark, k < 0 for none
+	stop    map[int]int           // each lane's one mark in the Tab order (roving tab stop); 0 when unset
+	selExp  explain.Explanation
+	selErr  string
 }
 
 func (v *lessonView) ensure() *lessonRun {
@@ -37,6 +44,15 @@ func (v *lessonView) ensure() *lessonRun {
 		v.sel.k = -1
 		v.stop = nil
 		v.selErr = ""
+		v.started = lessonStart{}
+	}
+	if v.Start.set && v.Start != v.started {
+		v.started = v.Start
+		v.run.seek(v.Start.at)
+		if v.Start.play && !v.run.clock.Ended() {
+			v.run.clock.Play()
+		}
+		v.sel.k = -1
 	}
 	return v.run
 }
@@ -47,19 +63,14 @@ func (v *lessonView) OnMount(ctx app.Context) {
 		return
 	}
 	browser.InstallKeyGuard()
+	browser.InstallWheelGuard()
 	v.loop.Start(ctx, v, lessonFrame, v.frame)
 }
 
-// frame advances a playing lab lesson by the real time elapsed (clamped:
+// frame moves a playing lesson by the real time elapsed (clamped:
 // background tabs throttle timers).
 func (v *lessonView) frame(ctx app.Context, _ time.Time, dt time.Duration) bool {
-	r := v.ensure()
-	dt = min(dt, 200*time.Millisecond)
-	if r.lab == nil || !r.played || r.done || r.err != nil {
-		return false
-	}
-	r.advance(r.now() + time.Duration(float64(dt)*r.speed()) + 1)
-	return true
+	return v.ensure().tick(min(dt, 200*time.Millisecond))
 }
 
 func (v *lessonView) onRun(ctx app.Context, e app.Event) {
@@ -71,6 +82,65 @@ func (v *lessonView) onRun(ctx app.Context, e app.Event) {
 }
 
 func (v *lessonView) onSkip(ctx app.Context, e app.Event) { v.ensure().finish() }
+
+// onPause pauses a playing lesson, or plays it from where it is (from the
+// start once it has ended).
+func (v *lessonView) onPause(ctx app.Context, e app.Event) {
+	r := v.ensure()
+	if r.clock.Playing() {
+		r.clock.Pause()
+		return
+	}
+	if r.clock.Ended() {
+		v.sel.k, v.stop = -1, nil
+	}
+	r.clock.Play()
+	r.sync()
+	v.loop.Resync()
+}
+
+// moved follows a move of the clock by a control: a selected mark that is
+// no longer decided is let go.
+func (v *lessonView) moved() {
+	r := v.run
+	if v.sel.k < 0 || r.lab == nil {
+		return
+	}
+	if v.sel.lane >= len(r.lab.Lanes()) || v.sel.k >= len(r.lab.Lanes()[v.sel.lane].History(nil)) {
+		v.sel.k = -1
+	}
+}
+
+func (v *lessonView) onStepBack(ctx app.Context, e app.Event) {
+	r := v.ensure()
+	r.clock.StepBack()
+	r.sync()
+	v.moved()
+}
+
+func (v *lessonView) onStepForward(ctx app.Context, e app.Event) {
+	r := v.ensure()
+	r.clock.StepForward()
+	r.sync()
+}
+
+func (v *lessonView) onSpeed(ctx app.Context, e app.Event) {
+	x, err := strconv.ParseFloat(browser.FieldText(ctx.JSSrc()), 64)
+	if err == nil {
+		v.ensure().clock.SetSpeed(x)
+	}
+}
+
+func (v *lessonView) onScrub(ctx app.Context, e app.Event) {
+	x, err := strconv.Atoi(browser.FieldText(ctx.JSSrc()))
+	if err != nil {
+		return
+	}
+	r := v.ensure()
+	r.clock.SeekScrub(x)
+	r.sync()
+	v.moved()
+}
 
 // announce feeds the live region: the counts while playing, then the check.
 func (v *lessonView) announce() (int, string) {
@@ -85,10 +155,6 @@ func (v *lessonView) announce() (int, string) {
 func (v *lessonView) Render() app.UI {
 	r := v.ensure()
 	l := r.lesson
-	runText := "▶ Run the lesson"
-	if r.played {
-		runText = "↻ Run it again"
-	}
 	return app.Elem("article").ID("lesson").Class("card lesson").DataSet("lesson", l.ID).Body(
 		app.Elem("h2").ID("lesson-title").Class("lesson-title").Text("Lesson "+strconv.Itoa(l.Number)+": "+l.Title),
 		app.Elem("dl").Class("lesson-texts").Body(
@@ -96,18 +162,74 @@ func (v *lessonView) Render() app.UI {
 			app.Elem("dt").Text("What it shows"), app.Elem("dd").ID("lesson-shows").Text(l.Shows),
 			app.Elem("dt").Text("The interview point"), app.Elem("dd").ID("lesson-interview").Text(l.Interview),
 		),
-		app.Elem("div").Class("row").Body(
-			app.Elem("button").ID("lesson-run").Class("btn primary").Text(runText).OnClick(v.onRun),
-			app.If(r.played && !r.done && r.lab != nil, app.Elem("button").ID("lesson-skip").Class("btn").Text("⏭ Skip to the end").OnClick(v.onSkip)),
-			app.If(r.lab != nil, app.Elem("span").ID("lesson-clock").Class("mono hint").Text("t = "+units.TwoDecimals(r.now())+" of "+units.TwoDecimals(l.Until))),
-		),
+		v.controls(),
 		app.If(r.err != nil, app.Elem("p").ID("lesson-error").Class("param-error").Role("alert").Text("⚠ "+units.ErrText(r.err))),
 		ui.When(r.lab != nil, v.lanes),
+		ui.When(r.err == nil, v.pictures),
 		ui.When(r.lab == nil && r.played, v.table),
 		ui.When(r.done && r.err == nil, v.check),
 		ui.When(r.lab != nil && v.sel.k >= 0, v.inspectorUI),
 		&ui.Announcer{Source: v.announce},
 	)
+}
+
+// controls is the lesson's clock, driven like the lab's: run, pause, one
+// event back or forward, the end, the speed and the scrubber.
+func (v *lessonView) controls() app.UI {
+	r := v.run
+	c := r.clock
+	l := r.lesson
+	runText := "▶ Run the lesson"
+	if r.played {
+		runText = "↻ Run it again"
+	}
+	state, cls, pause := "ready", "badge", "▶ Play"
+	switch {
+	case c.Playing():
+		state, cls, pause = "playing", "badge run", "⏸ Pause"
+	case c.Ended():
+		state, cls = "ended", "badge"
+	case c.Started():
+		state, cls, pause = "paused", "badge pause", "▶ Resume"
+	}
+	return app.Elem("section").ID("lesson-player").Class("lesson-player").Attr("aria-label", "Lesson clock").Body(
+		app.Elem("div").Class("row").Body(
+			app.Elem("button").ID("lesson-run").Class("btn primary").Text(runText).OnClick(v.onRun),
+			app.Elem("button").ID("lesson-pause").Class("btn").Attr("aria-pressed", !c.Playing() && c.Started()).Text(pause).OnClick(v.onPause),
+			ui.BoolAttr(app.Elem("button").ID("lesson-step-back").Class("btn").Title("Pause and go back one event").Text("◀ Step back"), "disabled", !c.Started()).OnClick(v.onStepBack),
+			ui.BoolAttr(app.Elem("button").ID("lesson-step").Class("btn").Title("Pause and go forward one event").Text("Step ▶"), "disabled", c.Ended()).OnClick(v.onStepForward),
+			ui.BoolAttr(app.Elem("button").ID("lesson-skip").Class("btn").Text("⏭ Skip to the end"), "disabled", c.Ended()).OnClick(v.onSkip),
+			app.Elem("label").Attr("for", "lesson-speed").Class("inline-label").Text("speed"),
+			app.Elem("select").ID("lesson-speed").Class("select").Title("1× plays the whole lesson in 2.5 s").Body(ui.SpeedOptions(c.Speed())...).OnChange(v.onSpeed),
+		),
+		app.Elem("div").Class("row").Body(
+			app.Elem("span").ID("lesson-clock").Class("mono clock").Text("t = "+lessonTime(r.now(), l.Until)+" of "+lessonTime(l.Until, l.Until)),
+			app.Elem("span").ID("lesson-clock-state").Class(cls).Text(state),
+			app.Elem("span").ID("lesson-event").Class("hint").Text("event "+strconv.Itoa(c.Event())+" of "+strconv.Itoa(c.Events())),
+		),
+		app.Elem("div").Class("row scrub-row").Body(
+			app.Elem("label").Attr("for", "lesson-scrub").Class("inline-label").Text("timeline"),
+			app.ElemSelfClosing("input").Attr("type", "range").ID("lesson-scrub").Attr("min", 0).Attr("max", scrubSteps).Attr("step", 1).
+				Attr("value", c.ScrubValue()).Attr("aria-label", "Lesson timeline: show the lesson as it was at this instant").
+				Attr("aria-valuetext", "t = "+lessonTime(r.now(), l.Until)).OnInput(v.onScrub),
+			app.Elem("a").ID("lesson-link-here").Class("hint").Attr("href", v.hereLink()).Text("link to this instant (opens paused)"),
+		),
+	)
+}
+
+// hereLink is the address of the lesson paused at the clock's instant.
+func (v *lessonView) hereLink() string {
+	return "/learn?" + lessonQuery(v.run.lesson.ID, v.run.now())
+}
+
+// lessonTime writes an instant of a lesson to two decimals of the unit the
+// lesson's length is counted in: "1.20 s", or "2.40 µs" for the 30 µs lock
+// lesson, where seconds would all read 0.00 s.
+func lessonTime(t, until sim.Instant) string {
+	if until < time.Millisecond {
+		return strconv.FormatFloat(float64(t)/float64(time.Microsecond), 'f', 2, 64) + " µs"
+	}
+	return units.TwoDecimals(t)
 }
 
 func (v *lessonView) check() app.UI {
@@ -324,30 +446,39 @@ func (v *lessonView) inspectorUI() app.UI {
 		OnClose: v.closeInspector}
 }
 
-// table draws an own-simulation lesson's result: its facts and its table.
+// table draws an own-simulation lesson's result: the rows known at the
+// clock's instant, and at the end its facts. A lesson drawn as a picture
+// keeps its table, folded, for the exact numbers.
 func (v *lessonView) table() app.UI {
 	r := v.run
-	res := r.result
-	return app.Elem("div").ID("lesson-result").Class("lesson-result").Body(
-		app.Elem("ul").ID("lesson-facts").Class("facts").Body(
-			app.Range(res.Facts).Slice(func(i int) app.UI { return app.Elem("li").Text(res.Facts[i].Text) }),
-		),
-		app.Elem("div").Class("table-wrap result-wrap").TabIndex(0).Attr("aria-label", "Lesson table, scrollable").Body(
-			app.Elem("table").ID("lesson-table").Class("result-table").Body(
-				app.Elem("thead").Body(app.Elem("tr").Body(
-					app.Range(res.Columns).Slice(func(i int) app.UI { return app.Elem("th").Attr("scope", "col").Text(res.Columns[i]) }),
-				)),
-				app.Elem("tbody").Body(
-					app.Range(res.Rows).Slice(func(i int) app.UI {
-						row := res.Rows[i]
-						return app.Elem("tr").Body(app.Range(row).Slice(func(j int) app.UI {
-							c := row[j]
-							return app.Elem("td").Class(cellClass(c)).Text(cellText(c))
-						}))
-					}),
-				),
+	res := r.full
+	rows := res.Rows[:r.rowsKnown()]
+	tbl := app.Elem("div").Class("table-wrap result-wrap").TabIndex(0).Attr("aria-label", "Lesson table, scrollable").Body(
+		app.Elem("table").ID("lesson-table").Class("result-table").Body(
+			app.Elem("thead").Body(app.Elem("tr").Body(
+				app.Range(res.Columns).Slice(func(i int) app.UI { return app.Elem("th").Attr("scope", "col").Text(res.Columns[i]) }),
+			)),
+			app.Elem("tbody").Body(
+				app.Range(rows).Slice(func(i int) app.UI {
+					row := rows[i]
+					return app.Elem("tr").Body(app.Range(row).Slice(func(j int) app.UI {
+						c := row[j]
+						return app.Elem("td").Class(cellClass(c)).Text(cellText(c))
+					}))
+				}),
 			),
 		),
+	)
+	var shown app.UI = tbl
+	if id := r.lesson.ID; id == lessonClockID || id == lessonLocksID {
+		shown = app.Elem("details").ID("lesson-table-box").Body(
+			app.Elem("summary").Text("The table: "+strconv.Itoa(len(rows))+" of "+strconv.Itoa(len(res.Rows))+" rows so far"), tbl)
+	}
+	return app.Elem("div").ID("lesson-result").Class("lesson-result").Body(
+		app.If(r.done, app.Elem("ul").ID("lesson-facts").Class("facts").Body(
+			app.Range(res.Facts).Slice(func(i int) app.UI { return app.Elem("li").Text(res.Facts[i].Text) }),
+		)),
+		shown,
 	)
 }
 

@@ -10,39 +10,62 @@ import (
 	"github.com/ratelab/ratelab/app/units"
 )
 
-// lessonPlayTime is how long (real time) a lab lesson takes to play.
+// lessonPlayTime is how long (real time) a lesson takes to play at 1×.
 const lessonPlayTime = 2500 * time.Millisecond
 
-// lessonRun is one guided lesson being played: a lab lesson plays through a
-// sim.Lab built from its setup (script fired at its instants); a lesson with
-// its own simulation is run by explain and shown as its table. The "what you
-// should have seen" check always comes from explain.
+// lessonRun is one guided lesson being played on its lessonClock: a lab
+// lesson plays through a sim.Lab built from its setup (script fired at its
+// instants; rebuilt and replayed when the clock goes back); a lesson with
+// its own simulation is run by explain once, and its table shows the rows
+// known at the clock's instant. The "what you should have seen" check
+// always comes from explain, at the end.
 type lessonRun struct {
 	lesson explain.Lesson
+	clock  *lessonClock
 	lab    *sim.Lab // nil for a lesson with its own simulation
 	next   int      // next Script event to fire
-	played bool     // the run has started
-	done   bool
+	full   explain.Result
+	played bool // the clock has left the start
+	done   bool // at the end, checked
 	result explain.Result
 	ok     bool
 	msg    string
 	err    error
-	seq    int // decisions seen, for the live region
 }
 
-// newLessonRun prepares lesson l. Whether it is played in the lab is read
-// from its own run: a lab lesson's result has lanes (explain.FromLab).
+// newLessonRun prepares lesson l, paused before its start. Whether it is
+// played in the lab is read from its own run: a lab lesson's result has
+// lanes (explain.FromLab). The clock's events are the instants of the
+// lab's decisions, or those the lesson's own run names.
 func newLessonRun(l explain.Lesson) *lessonRun {
 	r := &lessonRun{lesson: l}
 	res, err := l.Run()
 	if err != nil {
 		r.err = err
+		r.clock = newLessonClock(l.Until, nil)
 		return r
 	}
+	r.full = res
 	if l.Setup == nil || len(res.Lanes) == 0 {
-		r.result = res // own simulation: shown once started
+		evs := res.Events
+		if len(evs) == 0 {
+			evs = res.RowAt
+		}
+		r.clock = newLessonClock(l.Until, evs)
 		return r
 	}
+	r.clock = newLessonClock(l.Until, nil)
+	r.reset()
+	r.advanceRaw(l.Until)
+	var evs []sim.Instant
+	if r.lab != nil {
+		for _, ln := range r.lab.Lanes() {
+			for _, rec := range ln.History(nil) {
+				evs = append(evs, rec.At)
+			}
+		}
+	}
+	r.clock = newLessonClock(l.Until, evs)
 	r.reset()
 	return r
 }
@@ -50,76 +73,77 @@ func newLessonRun(l explain.Lesson) *lessonRun {
 // isLab reports whether the lesson plays in a lab with lanes of requests.
 func (r *lessonRun) isLab() bool { return r.lab != nil }
 
-// reset rebuilds the lab at instant 0.
+// reset rebuilds the lab at instant 0, nothing decided.
 func (r *lessonRun) reset() {
 	lab, err := sim.New(*r.lesson.Setup, nil, sim.Options{History: 4096})
 	if err != nil {
 		r.err = err
 		return
 	}
-	r.lab, r.next, r.played, r.done, r.seq = lab, 0, false, false, 0
+	r.lab, r.next = lab, 0
 }
 
-// start begins (or restarts) the run.
+// start begins (or restarts) the run, playing.
 func (r *lessonRun) start() {
-	if r.err != nil {
-		return
-	}
-	if r.lab == nil {
-		r.played = true
-		r.finish()
-		return
-	}
-	r.reset()
-	r.played = true
+	r.clock.Restart()
+	r.sync()
 }
 
-// speed is simulated time per real time while playing.
-func (r *lessonRun) speed() float64 {
-	return float64(r.lesson.Until) / float64(lessonPlayTime)
+// tick moves a playing run by real time dt, and reports whether it moved.
+func (r *lessonRun) tick(dt time.Duration) bool {
+	if r.err != nil || !r.clock.Tick(dt) {
+		return false
+	}
+	r.sync()
+	return true
 }
 
-// advance moves a lab lesson's clock to t (at most Until), firing the
-// script's requests at their instants; at Until it finishes.
+// advance moves the clock to t (at most Until) and shows the lesson there.
 func (r *lessonRun) advance(t sim.Instant) {
-	if r.lab == nil || r.done || !r.played || r.err != nil {
-		return
-	}
-	t = min(t, r.lesson.Until)
-	for r.next < len(r.lesson.Script) && r.lesson.Script[r.next].At <= t {
-		e := r.lesson.Script[r.next]
-		if r.err = r.lab.AdvanceTo(e.At); r.err != nil {
-			return
-		}
-		if r.err = r.lab.Fire(e.Client, e.N); r.err != nil {
-			return
-		}
-		r.next++
-	}
-	if r.err = r.lab.AdvanceTo(t); r.err != nil {
-		return
-	}
-	if t >= r.lesson.Until {
-		r.finish()
-	}
+	r.clock.Seek(t)
+	r.sync()
+}
+
+// seek is advance for the controls: step, scrub and links pause first.
+func (r *lessonRun) seek(t sim.Instant) {
+	r.clock.Pause()
+	r.advance(t)
 }
 
 // finish runs to the end and takes the check.
-func (r *lessonRun) finish() {
+func (r *lessonRun) finish() { r.advance(r.lesson.Until) }
+
+// sync shows the lesson at the clock's instant: the lab replayed there
+// (rebuilt first when the clock went back), and at the end the check.
+func (r *lessonRun) sync() {
 	if r.err != nil {
 		return
 	}
+	t := r.clock.Now()
+	r.played = r.clock.Started()
 	if r.lab != nil {
-		r.advanceRaw()
+		if !r.played || t < r.lab.Now() {
+			r.reset()
+		}
+		if r.played {
+			r.advanceRaw(t)
+		}
+	}
+	r.done = r.clock.Ended()
+	if !r.done {
+		r.ok, r.msg = false, ""
+		return
+	}
+	r.result = r.full
+	if r.lab != nil {
 		r.result = explain.FromLab(r.lesson.ID, r.lab)
 	}
-	r.done = true
 	r.ok, r.msg = r.lesson.Check(r.result)
 }
 
-// advanceRaw fires whatever is left of the script and runs to Until.
-func (r *lessonRun) advanceRaw() {
-	for ; r.next < len(r.lesson.Script); r.next++ {
+// advanceRaw fires the script's requests up to t and runs the lab to t.
+func (r *lessonRun) advanceRaw(t sim.Instant) {
+	for ; r.next < len(r.lesson.Script) && r.lesson.Script[r.next].At <= t; r.next++ {
 		e := r.lesson.Script[r.next]
 		if r.err = r.lab.AdvanceTo(e.At); r.err != nil {
 			return
@@ -128,15 +152,28 @@ func (r *lessonRun) advanceRaw() {
 			return
 		}
 	}
-	r.err = r.lab.AdvanceTo(r.lesson.Until)
+	r.err = r.lab.AdvanceTo(t)
 }
 
-// now is the lab's clock (0 for an own-simulation lesson).
-func (r *lessonRun) now() sim.Instant {
-	if r.lab == nil {
+// now is the lesson clock's instant, 0 before the start.
+func (r *lessonRun) now() sim.Instant { return max(r.clock.Now(), 0) }
+
+// rowsKnown is how many rows of an own-simulation lesson's table are known
+// at the clock's instant (all of them when the run gives no instants).
+func (r *lessonRun) rowsKnown() int {
+	if !r.played {
 		return 0
 	}
-	return r.lab.Now()
+	if len(r.full.RowAt) != len(r.full.Rows) {
+		return len(r.full.Rows)
+	}
+	n := 0
+	for _, at := range r.full.RowAt {
+		if at <= r.clock.Now() {
+			n++
+		}
+	}
+	return n
 }
 
 // decisions counts the decisions made so far, all lanes.

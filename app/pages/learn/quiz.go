@@ -177,7 +177,7 @@ func (v *quizView) ask() app.UI {
 							v.onReveal(ctx, e)
 						}
 					}),
-				app.Elem("span").Class("unit").Text("tokens (right within ±0.05 of the exact value)"),
+				app.Elem("span").ID("quiz-tokens-unit").Class("unit").Text("tokens (right within ±0.05 of the exact value; optional: left empty, the answer is scored on allowed or denied alone)"),
 			)),
 		),
 		app.If(v.formErr != "", app.Elem("p").ID("quiz-form-error").Class("param-error").Role("alert").Text("⚠ "+v.formErr)),
@@ -257,16 +257,16 @@ func (v *quizView) onReveal(ctx app.Context, e app.Event) {
 			v.formErr = "tokens left is not a number the browser can read; " + want
 			return
 		case text == "":
-			v.formErr = "tokens left is empty; " + want
-			return
+			g.NoTokens = true // scored on allowed or denied alone
 		case err != nil || math.IsNaN(x) || math.IsInf(x, 0):
 			v.formErr = "tokens left " + strconv.Quote(text) + " is not a number; " + want
 			return
 		case x < 0 || x > float64(qu.Config.Burst):
 			v.formErr = "tokens left " + strconv.Quote(text) + " is out of range: the bucket holds 0 to " + strconv.Itoa(qu.Config.Burst) + " tokens; " + want
 			return
+		default:
+			g.Tokens = x
 		}
-		g.Tokens = x
 	}
 	f, err := v.quiz.Answer(g)
 	if err != nil {
@@ -274,7 +274,7 @@ func (v *quizView) onReveal(ctx app.Context, e app.Event) {
 		return
 	}
 	v.feedback, v.formErr, v.said = &f, "", v.choice
-	if qu.AskTokens {
+	if qu.AskTokens && !g.NoTokens {
 		v.said += ", " + tokensLeft(g.Tokens)
 	}
 }
@@ -349,7 +349,7 @@ func (v *quizView) results() app.UI {
 				if m.Guess.Allowed {
 					said = "allowed"
 				}
-				if m.Question.AskTokens {
+				if m.Question.AskTokens && !m.Guess.NoTokens {
 					said += ", " + tokensLeft(m.Guess.Tokens)
 				}
 				return app.Elem("li").Body(

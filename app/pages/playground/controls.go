@@ -34,28 +34,7 @@ func (c *controls) OnMount(ctx app.Context) { ui.SyncSliders(ctx, c.sliders) }
 func (c *controls) Render() app.UI {
 	s := c.Sim
 	c.sliders = c.sliders[:0]
-	tb := s.Kind() == limiter.KindTokenBucket
-	var params app.UI
-	if tb {
-		params = app.Elem("div").Class("params").Body(
-			c.param("Capacity (burst)", ParamBurst, float64(s.Burst()), func(v float64) error { return s.SetBurst(int(v)) }),
-			c.param("Refill rate", ParamRate, s.Rate(), s.SetRate),
-		)
-	} else {
-		params = app.Elem("div").Class("params").Body(
-			c.param("Limit", ParamLimit, float64(s.Limit()), func(v float64) error { return s.SetLimit(int(v)) }),
-			c.param("Window", ParamWindow, s.Window().Seconds(), func(v float64) error { return s.SetWindow(units.Seconds(v)) }),
-		)
-	}
-	pause := "Pause clock"
-	if !s.Running() {
-		pause = "Resume clock"
-	}
-	auto := "Auto-fire: off"
-	if s.Autofire() {
-		auto = "Auto-fire: on"
-	}
-	return app.Elem("section").Class("card controls").Attr("aria-label", "Controls").Body(
+	body := []app.UI{
 		app.Elem("h2").Text("Strategy"),
 		app.Elem("div").ID("strategy").Class("segmented").Role("group").Attr("aria-label", "Strategy").Body(
 			c.strategyButton(limiter.KindTokenBucket),
@@ -64,11 +43,46 @@ func (c *controls) Render() app.UI {
 		app.Elem("p").ID("explain").Class("explain").Text(explanation(s.Kind())),
 
 		app.Elem("h2").Text("Parameters"),
-		params,
+		c.params(),
 
 		app.Elem("h2").Text("Requests"),
-		app.Elem("div").Class("row").Body(
+	}
+	body = append(body, c.requests()...)
+	body = append(body,
+		app.Elem("h2").Text("Clock"),
+		c.clockButtons(),
+		&ui.GoCode{ID: "playground-go", Setup: explain.GoSetup{From: "the playground", Config: s.Config()}},
+	)
+	return app.Elem("section").Class("card controls").Attr("aria-label", "Controls").Body(body...)
+}
+
+// params are the fields of the strategy's parameters.
+func (c *controls) params() app.UI {
+	s := c.Sim
+	if s.Kind() == limiter.KindTokenBucket {
+		return app.Elem("div").Class("params").Body(
+			c.param("Capacity (burst)", ParamBurst, float64(s.Burst()), func(v float64) error { return s.SetBurst(int(v)) }),
+			c.param("Refill rate", ParamRate, s.Rate(), s.SetRate),
+		)
+	}
+	return app.Elem("div").Class("params").Body(
+		c.param("Limit", ParamLimit, float64(s.Limit()), func(v float64) error { return s.SetLimit(int(v)) }),
+		c.param("Window", ParamWindow, s.Window().Seconds(), func(v float64) error { return s.SetWindow(units.Seconds(v)) }),
+	)
+}
+
+// requests are the ways to send: one request, Burst ×N, auto-fire and its
+// rate.
+func (c *controls) requests() []app.UI {
+	s := c.Sim
+	auto := "Auto-fire: off"
+	if s.Autofire() {
+		auto = "Auto-fire: on"
+	}
+	return []app.UI{
+		app.Elem("div").Class("row send-row").Body(
 			app.Elem("button").ID("send").Class("btn primary").Text("Send request").OnClick(c.onSend),
+			&sendVerdict{Sim: s},
 			app.Elem("span").Class("hint").Body(app.Elem("kbd").Text("Space"), app.Text(" also sends")),
 		),
 		app.Elem("div").Class("row").Body(
@@ -83,15 +97,20 @@ func (c *controls) Render() app.UI {
 			app.Elem("button").ID("autofire").Class("btn toggle").Attr("aria-pressed", s.Autofire()).Text(auto).OnClick(c.onAutofire),
 		),
 		c.param("Auto-fire rate", ParamAutoRate, s.AutoRate(), func(v float64) error { s.SetAutoRate(v); return nil }),
+	}
+}
 
-		app.Elem("h2").Text("Clock"),
-		app.Elem("div").Class("row").Body(
-			app.Elem("button").ID("pause").Class("btn").Attr("aria-pressed", !s.Running()).Text(pause).OnClick(c.onPause),
-			app.Elem("button").ID("step").Class("btn").Title("Move the clock forward by 100 ms").Text("+100 ms").OnClick(c.onStep(100)),
-			app.Elem("button").ID("step-1s").Class("btn").Title("Move the clock forward by 1 s").Text("+1 s").OnClick(c.onStep(1000)),
-			app.Elem("button").ID("reset").Class("btn danger").Title("A fresh limiter, totals to zero, clock to 0").Text("Reset").OnClick(c.onReset),
-		),
-		&ui.GoCode{ID: "playground-go", Setup: explain.GoSetup{From: "the playground", Config: s.Config()}},
+// clockButtons pause or resume the clock, step it and reset.
+func (c *controls) clockButtons() app.UI {
+	pause := "Pause clock"
+	if !c.Sim.Running() {
+		pause = "Resume clock"
+	}
+	return app.Elem("div").Class("row").Body(
+		app.Elem("button").ID("pause").Class("btn").Attr("aria-pressed", !c.Sim.Running()).Text(pause).OnClick(c.onPause),
+		app.Elem("button").ID("step").Class("btn").Title("Move the clock forward by 100 ms").Text("+100 ms").OnClick(c.onStep(100)),
+		app.Elem("button").ID("step-1s").Class("btn").Title("Move the clock forward by 1 s").Text("+1 s").OnClick(c.onStep(1000)),
+		app.Elem("button").ID("reset").Class("btn danger").Title("A fresh limiter, totals to zero, clock to 0").Text("Reset").OnClick(c.onReset),
 	)
 }
 

@@ -1,0 +1,69 @@
+package playground
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/ui"
+	"github.com/ratelab/ratelab/app/units"
+	"github.com/ratelab/ratelab/limiter"
+)
+
+// verdictEvery is how often the verdict beside Send looks for a new decision.
+const verdictEvery = time.Second / 30
+
+// sendVerdict is the latest decision beside the Send button: its number, ✓
+// or ✕, and the tokens (or places in the window) left or the retry-after.
+// On a phone the live view is a screen below the button, and Send seemed to
+// do nothing. Space and auto-fire send without the controls re-rendering,
+// so it watches the simulation on its own loop, and re-renders only when
+// its text changes.
+type sendVerdict struct {
+	app.Compo
+	Sim *sim.Playground
+
+	loop  ui.Frames
+	shown verdictText
+}
+
+// verdictText is what sendVerdict shows.
+type verdictText struct {
+	Class, Seq, Verdict, Detail string
+}
+
+// verdictOf is the text of the latest request e (ok false: none yet) of a
+// limiter of kind k.
+func verdictOf(k limiter.Kind, e sim.Sent, ok bool) verdictText {
+	switch {
+	case !ok:
+		return verdictText{Class: "send-decision idle", Verdict: "no request yet"}
+	case !e.Allowed:
+		return verdictText{"send-decision no", "#" + strconv.Itoa(e.Seq), "✕ denied", "retry after " + units.FormatRetry(e.RetryAfter)}
+	case k == limiter.KindTokenBucket:
+		return verdictText{"send-decision ok", "#" + strconv.Itoa(e.Seq), "✓ allowed", units.Plural(e.Remaining, "token") + " left"}
+	default:
+		return verdictText{"send-decision ok", "#" + strconv.Itoa(e.Seq), "✓ allowed", strconv.Itoa(e.Remaining) + " left in the window"}
+	}
+}
+
+func (v *sendVerdict) OnMount(ctx app.Context) {
+	if !app.IsClient { // native component tests render it once
+		return
+	}
+	v.loop.Start(ctx, v, verdictEvery, func(app.Context, time.Time, time.Duration) bool {
+		e, ok := v.Sim.Last()
+		return verdictOf(v.Sim.Kind(), e, ok) != v.shown
+	})
+}
+
+func (v *sendVerdict) Render() app.UI {
+	e, ok := v.Sim.Last()
+	v.shown = verdictOf(v.Sim.Kind(), e, ok)
+	return app.Elem("p").ID("send-decision").Class(v.shown.Class).Body(
+		app.If(v.shown.Seq != "", app.Elem("span").Class("seq mono").Text(v.shown.Seq)),
+		app.Elem("span").Class("verdict").Text(v.shown.Verdict),
+		app.If(v.shown.Detail != "", app.Elem("span").Class("detail").Text(v.shown.Detail)),
+	)
+}
