@@ -27,8 +27,10 @@ func TestZoom(t *testing.T) {
 
 // zoomEdgeLab opens the lab on the window-edge attack (default lanes: fixed
 // window, sliding window log, token bucket, 10 per 1 s), run for exactly
-// 10 s, paused.
+// 10 s, paused, at 1360×940 (on a phone the setup, with the presets, is
+// one tap away).
 func (p *page) zoomEdgeLab() *labPage {
+	p.do(chromedp.EmulateViewport(1360, 940))
 	f := p.openLab(p.base + "/lab")
 	f.loadPreset("edge")
 	f.waitValue("#client-0-pattern", "edge")
