@@ -1044,7 +1044,7 @@ func testLabInspector(p *page) {
 	f.waitText("#lane-0-denied", "1")
 	f.waitAttr("#lane-0-svg", "tabindex", "0")
 	f.waitAttr("#lane-0-svg", "role", "application")
-	f.waitAttr("#lane-0-svg", "aria-label", "Lane 1 requests: ←/→ choose a request, Enter explains it (or click a mark)")
+	f.waitAttr("#lane-0-svg", "aria-label", "Lane 1 requests: ←/→ choose a request, Enter explains it (or click a mark); + and − zoom every lane, Shift+←/→ pan, 0 fits")
 
 	check := func(k int, title string) {
 		f.t.Helper()

@@ -263,7 +263,7 @@ func testHelpOverlay(p *playgroundPage) {
 	p.do(chromedp.KeyEvent("?"))
 	p.waitCount("#help [role=dialog]", 1)
 	p.waitText("#help-title", "Keyboard shortcuts")
-	p.waitCount("#help-keys .key-row", 10)
+	p.waitCount("#help-keys .key-row", 12)
 	p.waitText("#help-keys .key-row:nth-child(8) dd", "first or last request mark of a lesson lane or a lab chart")
 	p.waitText("#help-keys .key-row:nth-child(9) dd", "Page Up / Page Down: move the lab's timeline by 1 s")
 	p.poll("focused element", "help-close", func() string { return p.eval(`document.activeElement ? document.activeElement.id : ""`) })

@@ -204,6 +204,8 @@ var shortcuts = [][2]string{
 	{"Home / End", "first or last request mark of a lesson lane or a lab chart"},
 	{"PgUp / PgDn", "Page Up / Page Down: move the lab's timeline by 1 s"},
 	{"P", "presenting mode on or off: the clock, the lab's lanes, the counters and the decisions large, for a room"},
+	{"+ / − / 0", "on a focused time axis or chart (lab lanes, playground timeline): zoom in, zoom out, fit the whole axis (down to 1 ms = 20 px; the lab's lanes zoom together)"},
+	{"Shift+← → / Ctrl+wheel", "pan a zoomed lab lane (← → alone on the lab's axis and the playground's timeline); Ctrl+wheel or a pinch zooms about the pointer, Shift+wheel pans"},
 }
 
 func (t *Tools) overlay() app.UI {

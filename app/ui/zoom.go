@@ -78,13 +78,13 @@ func ZoomKey(key string, shift, arrowsPan bool) (ZoomAction, bool) {
 
 // WheelZoom is what a wheel event means: deltaY in pixels (deltaMode 0; a
 // line, mode 1, counts 40 px, a page, mode 2, 800) zooms out when positive,
-// by 2^(deltaY/WheelPxPerDoubling); with Shift, or deltaX alone, it pans by
-// the delta as a fraction of the chart's widthPx.
+// by 2^(deltaY/WheelPxPerDoubling); with Shift (either delta), or deltaX
+// alone, it pans by the delta as a fraction of the chart's widthPx.
 func WheelZoom(deltaX, deltaY float64, mode int, shift bool, widthPx float64) ZoomAction {
 	unit := [...]float64{1, 40, 800}[min(max(mode, 0), 2)]
 	dx, dy := deltaX*unit, deltaY*unit
-	if shift && dx == 0 {
-		dx, dy = dy, 0
+	if shift { // Shift turns the wheel sideways: both deltas pan
+		dx, dy = dx+dy, 0
 	}
 	if dy == 0 {
 		if dx == 0 || widthPx <= 0 {
@@ -164,9 +164,19 @@ func (z ZoomBar) Shown() string {
 	}
 	s := trimUnit(units.FormatAxis(w.From, step)) + "–" + units.FormatAxis(w.To, step)
 	if z.WidthPx > 0 && w.Span() > 0 {
-		s += " · 1 ms = " + units.Num(math.Round(z.WidthPx*float64(time.Millisecond)/float64(w.Span())*10)/10) + " px"
+		s += " · 1 ms = " + units.Num(twoDigits(z.WidthPx*float64(time.Millisecond)/float64(w.Span()))) + " px"
 	}
 	return s
+}
+
+// twoDigits rounds x > 0 to two significant digits (20, 0.023), and to
+// the unit from 10 up (a zoom of 20.004 px says 20).
+func twoDigits(x float64) float64 {
+	if x >= 10 {
+		return math.Round(x)
+	}
+	p := math.Pow(10, math.Floor(math.Log10(x))-1)
+	return math.Round(x/p) * p
 }
 
 func trimUnit(s string) string { return s[:len(s)-len(" s")] }

@@ -42,6 +42,7 @@ func TestWheelZoom(t *testing.T) {
 		{"lines are 40 px", 0, 15, 1, false, ZoomAction{Factor: 4}},
 		{"shift pans by the delta over the width", 0, 60, 0, true, ZoomAction{Pan: 0.1}},
 		{"horizontal pans", -120, 0, 0, false, ZoomAction{Pan: -0.2}},
+		{"shift with a sideways trace pans", 0.5, 59.5, 0, true, ZoomAction{Pan: 0.1}},
 		{"nothing", 0, 0, 0, false, ZoomAction{}},
 	} {
 		if got := WheelZoom(c.dx, c.dy, c.mode, c.shift, 600); got != c.want {
@@ -80,10 +81,12 @@ func TestZoomBarShown(t *testing.T) {
 		want string
 	}{
 		{win(980*ms, 1010*ms), 600, "0.98–1.01 s · 1 ms = 20 px"},
-		{win(0, 10*time.Second), 600, "0–10 s · 1 ms = 0.1 px"},
+		{win(0, 10*time.Second), 600, "0–10 s · 1 ms = 0.06 px"},
 		{win(0, 10*time.Second), 0, "0–10 s"},
+		{win(500*ms, 10500*ms), 230, "0.5–10.5 s · 1 ms = 0.023 px"},
+		{win(0, 19*ms), 390, "0.000–0.019 s · 1 ms = 21 px"},
 		{win(992015001, 1022015001), 600, "0.992–1.022 s · 1 ms = 20 px"},
-		{win(1250*ms, 3750*ms), 480, "1.25–3.75 s · 1 ms = 0.2 px"},
+		{win(1250*ms, 3750*ms), 480, "1.25–3.75 s · 1 ms = 0.19 px"},
 	} {
 		if got := (ZoomBar{W: c.w, WidthPx: c.px}).Shown(); got != c.want {
 			t.Errorf("Shown of [%v, %v) at %v px = %q, want %q", c.w.From, c.w.To, c.px, got, c.want)

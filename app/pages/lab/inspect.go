@@ -185,7 +185,7 @@ func (v *labLanes) onStripClick(i int) app.EventHandler {
 		if !ok || y > rateTop {
 			return
 		}
-		a := axisOf(l)
+		a := v.zoom.axis(l)
 		best := nearestDecision(hist, a, x, y, stripTolerance*scale)
 		if best < 0 {
 			return
@@ -239,6 +239,9 @@ func (v *labLanes) onStripFocus(i int) app.EventHandler {
 func (v *labLanes) onStripKey(i int) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
 		m := v.M
+		if v.zoomKey(ctx, e, false) {
+			return
+		}
 		key := e.Get("key").String()
 		l, ln, hist, ok := m.stripLane(i)
 		if !ok || len(hist) == 0 {
@@ -249,7 +252,7 @@ func (v *labLanes) onStripKey(i int) app.EventHandler {
 		if !sel {
 			k = len(hist) - 1
 		}
-		lo := min(visibleRange(hist, axisOf(l)), len(hist)-1)
+		lo := min(visibleRange(hist, v.zoom.axis(l)), len(hist)-1)
 		switch key {
 		case "ArrowLeft", "ArrowRight", "Home", "End":
 			e.PreventDefault()
@@ -314,6 +317,9 @@ func (v *labLanes) selMark(id string, i int, ln *sim.Lane, hist []sim.Record, a 
 	y := okY
 	if !rec.Allowed {
 		y = noY
+	}
+	if sx, sy, ok := v.rungAt(k, a); ok {
+		x, y = sx, sy
 	}
 	return ui.SVG("rect").ID(id+"-sel").Attr("x", ui.F1(min(max(x-6, 1), laneW-13))).Attr("y", ui.F1(y-7)).Attr("width", 12).Attr("height", 14).Attr("rx", 3).
 		Attr("fill", "none").Attr("stroke", "#8250df").Attr("stroke-width", 2).

@@ -56,6 +56,7 @@ type labLanes struct {
 	buf    []byte
 	okCol  [nCols]int32
 	noCol  [nCols]int32
+	stacks [][2]int // the history's [i, j) of each burst drawn as a stack
 	totals *totalsSnap
 	totAt  time.Time
 	totVer uint64
@@ -63,6 +64,8 @@ type labLanes struct {
 	// The timeline slider's value as last drawn, and as last set on the
 	// element (see frame).
 	scrubAt, scrubSet int
+
+	zoom labZoom
 }
 
 func (v *labLanes) OnMount(ctx app.Context) {
@@ -70,6 +73,7 @@ func (v *labLanes) OnMount(ctx app.Context) {
 		return
 	}
 	browser.InstallKeyGuard()
+	browser.InstallWheelGuard()
 	v.loop.Start(ctx, v, labFrameEvery, v.frame)
 }
 
@@ -153,7 +157,7 @@ func (v *labLanes) Render() app.UI {
 	m := v.M
 	v.drawn = m.version
 	l := m.shown()
-	a := axisOf(l)
+	a := v.zoom.axis(l)
 	lanes := l.Lanes()
 
 	// One rate scale for every lane, so their charts compare.
@@ -193,7 +197,7 @@ func (v *labLanes) Render() app.UI {
 		app.Elem("section").Class("card lanes").Attr("aria-label", "Lanes").Body(
 			v.legend(l, s, rmax),
 			app.Elem("div").Class("lane axis-row").Body(
-				app.Elem("div").Class("lane-side axis-side").Text("time (simulated) →"),
+				app.Elem("div").Class("lane-side axis-side").Body(app.Text("time (simulated) →"), v.zoomBar(l)),
 				v.axisSVG(a),
 			),
 			app.Elem("div").ID("lanes").Body(laneUIs...),
@@ -388,6 +392,7 @@ func (v *labLanes) legend(l *sim.Lab, setup sim.Setup, rmax float64) app.UI {
 		app.Elem("span").Class("key ok").Text("✓ allowed"),
 		app.Elem("span").Class("key no").Text("✕ denied"),
 		app.Elem("span").Class("key worst").Text("▮ worst-case stretch (all clients)"),
+		app.Elem("span").Class("key stack").Text("≡ a burst at one instant: one bar per request"),
 		app.Elem("span").Class("key offered").Text("— offered rate (all clients)"),
 		app.Elem("span").Class("key admitted").Text("— admitted rate (all clients)"),
 		app.Elem("span").Class("key tok").Text("— state of one client (tokens, level, count)"),
@@ -396,7 +401,8 @@ func (v *labLanes) legend(l *sim.Lab, setup sim.Setup, rmax float64) app.UI {
 	)
 }
 
-// axisSVG draws the shared time axis's labels.
+// axisSVG draws the shared time axis's labels. It takes the zoom's keys
+// (+, −, 0, ← and → pan), wheel and pinch.
 func (v *labLanes) axisSVG(a ui.Axis) app.UI {
 	var ticks []app.UI
 	for _, l := range axisLabels(a) {
@@ -409,7 +415,11 @@ func (v *labLanes) axisSVG(a ui.Axis) app.UI {
 		}
 		ticks = append(ticks, ui.SVG("text").Attr("x", ui.F1(l.x)).Attr("y", 13).Attr("font-size", 11).Attr("text-anchor", anchor).Attr("fill", "#57606a").Text(l.text))
 	}
-	return ui.SVG("svg").ID("axis").Attr("viewBox", "0 0 600 18").Attr("width", "100%").Body(ticks...)
+	svg := ui.SVG("svg").ID("axis").Attr("viewBox", "0 0 600 18").Attr("width", "100%").TabIndex(0).
+		Attr("aria-label", "Time axis of every lane: + and − zoom, ← and → pan, 0 fits").
+		DataSet("keys", "ArrowLeft ArrowRight "+ui.ZoomKeys).
+		OnKeyDown(func(ctx app.Context, e app.Event) { v.zoomKey(ctx, e, true) })
+	return v.zoomable(svg).Body(ticks...)
 }
 
 // axisLabel is one label of the time axis, at x in SVG units.
@@ -422,33 +432,24 @@ type axisLabel struct {
 // font size (15 units, web/app.css), with some room to spare.
 const axisCharW = 9.5
 
-// axisLabels names every tick of a's step (see tickStep) whose labels fit
-// side by side, else every k-th tick, k the smallest that leaves a gap: late
-// in a long run ("39559 s") the labels ran together. The ticks kept are the
-// multiples of k steps, so they stay put as time moves.
+// axisLabels names every tick of a's step (ui.TickStep, at most 10 a
+// span) whose labels fit side by side, else every k-th tick, k the
+// smallest that leaves a gap: late in a long run ("39559 s") the labels ran
+// together. The ticks kept are the multiples of k steps, so they stay put
+// as time moves. Labels have the decimals the step needs (units.FormatAxis).
 func axisLabels(a ui.Axis) []axisLabel {
-	step := tickStep(a.To - a.From)
-	first := (a.From + step - 1) / step * step
-	widest := len(units.FormatSecs(a.To) + " s")
+	w := ui.TimeWindow{From: a.From, To: a.To}
+	step := ui.TickStep(w.Span(), 10)
+	widest := len(units.FormatAxis(a.To, step))
 	spacing := a.X(a.From+step) - a.X(a.From)
 	k := max(1, int(math.Ceil((float64(widest)*axisCharW+10)/spacing)))
 	var labels []axisLabel
-	for t := first; t <= a.To; t += step {
-		if int64(t/step)%int64(k) == 0 {
-			labels = append(labels, axisLabel{a.X(t), units.FormatSecs(t) + " s"})
+	for _, t := range w.Ticks(10) {
+		if int64(t.At/step)%int64(k) == 0 {
+			labels = append(labels, axisLabel{a.X(t.At), t.Label})
 		}
 	}
 	return labels
-}
-
-func tickStep(span time.Duration) time.Duration {
-	for _, s := range []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second,
-		5 * time.Second, 10 * time.Second, 15 * time.Second, 30 * time.Second, time.Minute} {
-		if span/s <= 10 {
-			return s
-		}
-	}
-	return 5 * time.Minute
 }
 
 func niceCeil(x float64) float64 {
@@ -563,18 +564,21 @@ func stateLine(st limiter.State, now sim.Instant) (string, float64) {
 func (v *labLanes) laneSVG(i int, id string, ln *sim.Lane, l *sim.Lab, a ui.Axis, rmax float64, st limiter.State, wc sim.WorstCase) app.UI {
 	now := l.Now()
 	v.hist = ln.History(v.hist[:0])
-	okPath, noPath := v.markPaths(a)
+	okPath, noPath, okStack, noStack := v.markPaths(a)
 	off, adm, stp := v.ratePaths(ln, l, a, rmax, st)
 	band, marks := v.stateBand(st, a, now)
-	return ui.SVG("svg").ID(id+"-svg").Attr("viewBox", "0 0 600 140").Attr("width", "100%").
+	svg := ui.SVG("svg").ID(id+"-svg").Attr("viewBox", "0 0 600 140").Attr("width", "100%").
 		TabIndex(0).Role("application").
-		Attr("aria-label", "Lane "+strconv.Itoa(i+1)+" requests: ←/→ choose a request, Enter explains it (or click a mark)").
-		DataSet("keys", "ArrowLeft ArrowRight Home End").OnClick(v.onStripClick(i), i).OnFocus(v.onStripFocus(i), i).OnKeyDown(v.onStripKey(i), i).Body(
+		Attr("aria-label", "Lane "+strconv.Itoa(i+1)+" requests: ←/→ choose a request, Enter explains it (or click a mark); + and − zoom every lane, Shift+←/→ pan, 0 fits").
+		DataSet("keys", "ArrowLeft ArrowRight Home End "+ui.ZoomKeys).OnClick(v.onStripClick(i), i).OnFocus(v.onStripFocus(i), i).OnKeyDown(v.onStripKey(i), i)
+	return v.zoomable(svg).Body(
 		band,
 		worstBand(id, a, wc, now),
-		svgEl("path", "d", marks, "stroke", "#0969da", "stroke-width", "1", "stroke-dasharray", "3 2", "fill", "none"),
+		svgEl("path", "id", id+"-bounds", "d", marks, "stroke", "#0969da", "stroke-width", "1", "stroke-dasharray", "3 2", "fill", "none"),
 		svgEl("path", "id", id+"-ok", "d", okPath, "stroke", "#1a7f37", "stroke-width", "1.8", "fill", "none", "stroke-linecap", "round"),
 		svgEl("path", "id", id+"-no", "d", noPath, "stroke", "#cf222e", "stroke-width", "1.8", "fill", "none", "stroke-linecap", "round"),
+		svgEl("path", "id", id+"-stack-ok", "d", okStack, "stroke", "#1a7f37", "stroke-width", ui.F1(rungW), "fill", "none"),
+		svgEl("path", "id", id+"-stack-no", "d", noStack, "stroke", "#cf222e", "stroke-width", ui.F1(rungW), "fill", "none"),
 		svgEl("rect", "x", "0", "y", "56", "width", "600", "height", "40", "fill", "#f6f8fa"), // rateTop to rateBot
 		svgEl("polyline", "points", off, "fill", "none", "stroke", "#8c959f", "stroke-width", "1.5"),
 		svgEl("polyline", "points", adm, "fill", "none", "stroke", "#1a7f37", "stroke-width", "1.5"),
@@ -601,26 +605,93 @@ func nowLine(x string) app.UI {
 	return svgEl("line", "x1", x, "x2", x, "y1", "0", "y2", "140", "stroke", "#1f2328", "stroke-width", "1")
 }
 
-// markPaths draws v.hist's allowed and denied requests on the strip, one
-// check or cross per column of markCol units.
-func (v *labLanes) markPaths(a ui.Axis) (ok, no string) {
+// markPaths draws v.hist's allowed and denied requests on the strip: one
+// check or cross per column of markCol units (ok, no) where the column's
+// requests are at several instants, and where they are all at one instant
+// (a burst), a stack of one rung per request (okStack, noStack), in the
+// order decided from the bottom up. Zoomed in, requests 1 ms apart are
+// columns apart, so every burst is its own stack: the window-edge attack's
+// 10 at 0.990 s and 10 at 1.000 s are 20 rungs.
+func (v *labLanes) markPaths(a ui.Axis) (ok, no, okStack, noStack string) {
 	v.okCol, v.noCol = [nCols]int32{}, [nCols]int32{}
-	for _, r := range v.hist {
-		if r.At < a.From || r.At > a.To {
-			continue
+	v.stacks = v.stacks[:0]
+	lo := visibleRange(v.hist, a)
+	for i := lo; i < len(v.hist); {
+		r := v.hist[i]
+		if r.At > a.To {
+			break
 		}
 		c := min(int(a.X(r.At)/markCol), nCols-1)
-		if r.Allowed {
-			v.okCol[c]++
-		} else {
-			v.noCol[c]++
+		j, one := i+1, true
+		for ; j < len(v.hist) && v.hist[j].At <= a.To && min(int(a.X(v.hist[j].At)/markCol), nCols-1) == c; j++ {
+			one = one && v.hist[j].At == r.At
 		}
+		if one && j-i > 1 && j-i <= maxRungs {
+			v.stacks = append(v.stacks, [2]int{i, j})
+		} else {
+			for _, r := range v.hist[i:j] {
+				if r.Allowed {
+					v.okCol[c]++
+				} else {
+					v.noCol[c]++
+				}
+			}
+		}
+		i = j
 	}
 	b := appendMarks(v.buf[:0], v.okCol[:], -3.5, okY, "l2.5 3.5l5-7")
 	ok = string(b)
 	b = appendMarks(b[:0], v.noCol[:], -3, noY-3, "l6 6m0-6l-6 6")
+	no = string(b)
+	b = v.appendRungs(b[:0], a, true)
+	okStack = string(b)
+	b = v.appendRungs(b[:0], a, false)
 	v.buf = b
-	return ok, string(b)
+	return ok, no, okStack, string(b)
+}
+
+// A stack's geometry: rungs rungW thick, from the strip's foot (stackBot)
+// up, at most rungStep apart and closer when the burst is taller than the
+// strip; a burst of more than maxRungs is drawn as one mark per kind.
+const (
+	rungW, rungHalf    = 2.0, 4.0 // thickness, half width
+	rungStep           = 4.0
+	stackTop, stackBot = 4.0, 52.0
+	maxRungs           = int((stackBot-stackTop)/(rungW+1)) + 1
+)
+
+// rungAt is the centre of history index k's rung when it is drawn in a
+// stack of v.stacks (drawn last for this lane by markPaths).
+func (v *labLanes) rungAt(k int, a ui.Axis) (x, y float64, ok bool) {
+	for _, st := range v.stacks {
+		if k >= st[0] && k < st[1] {
+			step := min(rungStep, (stackBot-stackTop)/float64(st[1]-st[0]-1))
+			return a.X(v.hist[k].At), stackBot - float64(k-st[0])*step, true
+		}
+	}
+	return 0, 0, false
+}
+
+// appendRungs appends the rungs of the allowed (or denied) requests of
+// v.stacks: "M x0 y h8" each, centred on the instant.
+func (v *labLanes) appendRungs(b []byte, a ui.Axis, allowed bool) []byte {
+	for _, st := range v.stacks {
+		n := st[1] - st[0]
+		step := min(rungStep, (stackBot-stackTop)/float64(n-1))
+		x := a.X(v.hist[st[0]].At) - rungHalf
+		for k, r := range v.hist[st[0]:st[1]] {
+			if r.Allowed != allowed {
+				continue
+			}
+			b = append(b, 'M')
+			b = appendF(b, x)
+			b = append(b, ' ')
+			b = appendF(b, stackBot-float64(k)*step)
+			b = append(b, 'h')
+			b = appendF(b, 2*rungHalf)
+		}
+	}
+	return b
 }
 
 // appendMarks appends to b an SVG path of one mark for every column with a

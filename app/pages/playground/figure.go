@@ -27,19 +27,28 @@ const (
 	timelineR   = 740.0
 )
 
-// figure draws the limiter at the current instant.
+// autoAxis is the unzoomed timeline: the last 10 s (token bucket) or 1.4
+// windows (sliding window log) with now near the right edge.
+func (v *view) autoAxis() ui.Axis {
+	now := v.Sim.Now()
+	if v.Sim.Kind() == limiter.KindTokenBucket {
+		span := 10 * time.Second
+		return ui.Axis{X0: tbTimelineL, X1: timelineR, From: now - span*19/20, To: now + span/20}
+	}
+	w := v.state.Window
+	return ui.Axis{X0: 24, X1: timelineR, From: now - w*7/5, To: now + w/10}
+}
+
+// figure draws the limiter at the current instant, on the timeline's
+// window (zoomable: see figZoom).
 func (v *view) figure(tb bool) app.UI {
-	s := v.Sim
-	now := s.Now()
-	var a ui.Axis
+	auto := v.autoAxis()
+	w := v.zoom.window(auto, v.Sim.Now())
+	a := w.Axis(auto.X0, auto.X1)
 	var body []app.UI
 	if tb {
-		span := 10 * time.Second
-		a = ui.Axis{X0: tbTimelineL, X1: timelineR, From: now - span*19/20, To: now + span/20}
 		body = append(body, v.bucket(a))
 	} else {
-		w := v.state.Window
-		a = ui.Axis{X0: 24, X1: timelineR, From: now - w*7/5, To: now + w/10}
 		body = append(body, v.window(a))
 	}
 	body = append(body, v.ticks(a), v.marks(a, tb))
@@ -51,10 +60,11 @@ func (v *view) figure(tb bool) app.UI {
 		title = "Sliding window log: the window slides with the clock; each allowed request is an entry that expires when it leaves the window (✓ allowed above the line, ✕ denied below)"
 	}
 	return app.Elem("figure").Class("figure").Body(
-		ui.SVG("svg").ID("figure").Attr("viewBox", "0 0 "+ui.F1(figW)+" "+ui.F1(figH)).
-			Attr("role", "img").Attr("aria-label", title).Body(
-			append([]app.UI{defs()}, body...)...,
+		v.zoomable(ui.SVG("svg").ID("figure").Attr("viewBox", "0 0 "+ui.F1(figW)+" "+ui.F1(figH)).
+			Attr("role", "img").Attr("aria-label", title+"; + and − zoom the timeline, ← and → pan, 0 fits")).Body(
+			append([]app.UI{defs(), timelineClip(a)}, body...)...,
 		),
+		v.zoomBar(w),
 		app.Elem("figcaption").Class("legend").Body(
 			app.Elem("span").Class("key ok").Text("✓ allowed"),
 			app.Elem("span").Class("key no").Text("✕ denied"),
@@ -96,36 +106,41 @@ func defs() app.UI {
 	)
 }
 
-// niceSteps are the tick spacings of the timeline, in seconds.
-var niceSteps = [...]float64{0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60}
-
-// ticks draws the time axis: "now" and whole steps before it. They are fixed
-// relative to now; the marks slide under them.
+// ticks draws the time axis: "now" and whole steps before it (ui.TickStep,
+// at most 8 on the window), those in the window. They are fixed relative to
+// now; the marks slide under them.
 func (v *view) ticks(a ui.Axis) app.UI {
-	span := (a.To - a.From).Seconds()
-	step := niceSteps[len(niceSteps)-1]
-	for _, st := range niceSteps {
-		if span/st <= 8 {
-			step = st
-			break
+	step := ui.TickStep(a.To-a.From, 8)
+	now := v.Sim.Now()
+	var ks []limiter.Instant // the ticks' distances before now
+	for d := max(now-a.To, 0) / step * step; now-d >= a.From; d += step {
+		if now-d <= a.To {
+			ks = append(ks, d)
 		}
 	}
-	now := v.Sim.Now()
-	n := int(math.Floor((now-a.From).Seconds()/step + 1e-9))
+	nowX := ui.F1(min(max(a.X(now), a.X0), a.X1))
 	return ui.SVG("g").ID("ticks").Body(
 		ui.SVG("line").Attr("x1", a.X0).Attr("x2", a.X1).Attr("y1", axisY).Attr("y2", axisY).Attr("stroke", "#8c959f").Attr("stroke-width", 1.5),
-		app.Range(make([]struct{}, n+1)).Slice(func(k int) app.UI {
-			x := a.X(now - time.Duration(float64(k)*step*float64(time.Second)))
+		app.Range(ks).Slice(func(k int) app.UI {
+			x := a.X(now - ks[k])
 			label := "now"
-			if k > 0 {
-				label = units.FormatSecondsAgo(float64(k) * step)
+			if ks[k] > 0 {
+				label = "−" + units.FormatAxis(ks[k], step)
 			}
 			return ui.SVG("g").Body(
 				ui.SVG("line").Attr("x1", ui.F1(x)).Attr("x2", ui.F1(x)).Attr("y1", axisY-4).Attr("y2", axisY+4).Attr("stroke", "#8c959f"),
 				ui.SVG("text").Attr("x", ui.F1(x)).Attr("y", figH-8).Attr("text-anchor", "middle").Attr("font-size", 11).Attr("fill", "#57606a").Text(label),
 			)
 		}),
-		ui.SVG("line").Attr("x1", ui.F1(a.X(now))).Attr("x2", ui.F1(a.X(now))).Attr("y1", 24).Attr("y2", figH-22).Attr("stroke", "#24292f").Attr("stroke-width", 1.2).Attr("stroke-dasharray", "4 3"),
+		app.If(a.X(now) <= a.X1, ui.SVG("line").Attr("x1", nowX).Attr("x2", nowX).Attr("y1", 24).Attr("y2", figH-22).Attr("stroke", "#24292f").Attr("stroke-width", 1.2).Attr("stroke-dasharray", "4 3")),
+	)
+}
+
+// timelineClip is the timeline's area, which clips its marks and window
+// (zoomed in, they reach past its edges).
+func timelineClip(a ui.Axis) app.UI {
+	return ui.SVG("clipPath").ID("timeline-clip").Body(
+		ui.SVG("rect").Attr("x", ui.F1(a.X0-10)).Attr("y", 0).Attr("width", ui.F1(a.X1-a.X0+20)).Attr("height", figH),
 	)
 }
 
@@ -147,6 +162,9 @@ func (v *view) marks(a ui.Axis, tb bool) app.UI {
 	// consecutive.
 	for i := i0; i < s.Events(); {
 		t := s.Event(i).At
+		if t > a.To {
+			break
+		}
 		var ok, no int
 		i, ok, no = v.countAt(i, t)
 		switch {
@@ -168,7 +186,7 @@ func (v *view) marks(a ui.Axis, tb bool) app.UI {
 			i = j
 		}
 	}
-	return ui.SVG("g").ID("marks").Body(st.uses...)
+	return ui.SVG("g").ID("marks").Attr("clip-path", "url(#timeline-clip)").Body(st.uses...)
 }
 
 // countAt counts the allowed and denied requests at instant t, from the
@@ -317,7 +335,7 @@ func (v *view) window(a ui.Axis) app.UI {
 	if full {
 		label += " (full)"
 	}
-	return ui.SVG("g").ID("window").Body(
+	return ui.SVG("g").ID("window").Attr("clip-path", "url(#timeline-clip)").Body(
 		ui.SVG("rect").Attr("x", ui.F1(x0)).Attr("y", 28).Attr("width", ui.F1(x1-x0)).Attr("height", figH-56).
 			Attr("fill", fill).Attr("stroke", stroke).Attr("stroke-width", 1.5).Attr("stroke-dasharray", "6 4").Attr("rx", 6),
 		ui.SVG("text").Attr("x", ui.F1((x0+x1)/2)).Attr("y", 20).Attr("text-anchor", "middle").Attr("font-size", 13).Attr("font-weight", 600).Attr("fill", stroke).Text(label),

@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/app/ui"
+	"github.com/ratelab/ratelab/app/ui/browser"
 	"github.com/ratelab/ratelab/app/units"
 	"github.com/ratelab/ratelab/limiter"
 )
@@ -32,6 +33,7 @@ type view struct {
 	flashUntil time.Time // denial flash of the bucket
 	animating  bool
 	state      limiter.State
+	zoom       figZoom
 }
 
 const maxFlyers = 8
@@ -40,6 +42,8 @@ func (v *view) OnMount(ctx app.Context) {
 	if !app.IsClient { // native component tests draw frames by hand
 		return
 	}
+	browser.InstallKeyGuard()
+	browser.InstallWheelGuard()
 	v.loop.Start(ctx, v, FrameEvery, v.frame)
 }
 

@@ -1,0 +1,138 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ratelab/ratelab/app/ui"
+)
+
+const ms = time.Millisecond
+
+// edgeLanes is the lanes after the window-edge attack on the default lanes
+// (fixed window, sliding window log, token bucket, 10 per 1 s) for 10 s.
+func edgeLanes(t *testing.T) *labLanes {
+	t.Helper()
+	m := newLabModel()
+	if !m.setClients("clients", m.edgeAttack()) {
+		t.Fatal(m.errs)
+	}
+	m.lab.Clock().Pause()
+	if err := m.lab.Step(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	return &labLanes{M: m}
+}
+
+// marksOf draws lane i's marks on axis a: the merged marks and the rungs,
+// each as its path's subpaths ("M…").
+func marksOf(v *labLanes, i int, a ui.Axis) (ok, no, okStack, noStack []string) {
+	v.hist = v.M.lab.Lanes()[i].History(v.hist[:0])
+	o, n, os, ns := v.markPaths(a)
+	split := func(d string) []string {
+		var out []string
+		for _, p := range strings.Split(d, "M")[1:] {
+			out = append(out, "M"+p)
+		}
+		return out
+	}
+	return split(o), split(n), split(os), split(ns)
+}
+
+// TestEdgeAttackStacks: zoomed to 0.980–1.010 s (30 ms, 1 ms = 20 units),
+// the fixed window's 20 admitted requests are 20 rungs, 10 at x = 200 and
+// 10 at x = 400, the bottom one first decided, 4 units apart; the sliding
+// window log's second burst is 10 denied rungs. Unzoomed (0–10 s), the two
+// bursts are still stacks, in adjacent columns.
+func TestEdgeAttackStacks(t *testing.T) {
+	v := edgeLanes(t)
+	zoomed := ui.Axis{X0: 0, X1: laneW, From: 980 * ms, To: 1010 * ms}
+	ok, no, okStack, noStack := marksOf(v, 0, zoomed)
+	if len(ok) != 0 || len(no) != 0 || len(okStack) != 20 || len(noStack) != 0 {
+		t.Fatalf("fixed window zoomed: %d ✓, %d ✕, %d allowed rungs, %d denied rungs; want 0, 0, 20, 0", len(ok), len(no), len(okStack), len(noStack))
+	}
+	for k, want := range map[int]string{0: "M196 52h8", 1: "M196 48h8", 9: "M196 16h8", 10: "M396 52h8", 19: "M396 16h8"} {
+		if okStack[k] != want {
+			t.Errorf("fixed window rung %d = %q, want %q", k, okStack[k], want)
+		}
+	}
+	_, _, okStack, noStack = marksOf(v, 1, zoomed)
+	if len(okStack) != 10 || len(noStack) != 10 || noStack[0] != "M396 52h8" {
+		t.Errorf("sliding window log zoomed: %d allowed rungs, %d denied (first %q); want 10, 10, M396 52h8", len(okStack), len(noStack), noStack)
+	}
+	ok, no, okStack, _ = marksOf(v, 0, ui.Axis{X0: 0, X1: laneW, From: 0, To: 10 * time.Second})
+	if len(ok) != 0 || len(no) != 0 || len(okStack) != 100 || okStack[0] != "M55.4 52h8" || okStack[10] != "M56 52h8" {
+		t.Errorf("fixed window unzoomed: %d ✓, %d ✕, %d rungs (0: %q, 10: %q)", len(ok), len(no), len(okStack), okStack[0], okStack[10])
+	}
+	// The fixed window's boundary at 1 s is drawn at x = 400, the first
+	// burst's rungs end left of it (196 + 8 = 204).
+	st := v.M.lab.Lanes()[0].State(v.M.lab.Now(), v.M.lab.Focus())
+	if got := string(windowLines(nil, st, zoomed)); got != "M400 2V48" {
+		t.Errorf("window boundaries zoomed: %q, want M400 2V48", got)
+	}
+}
+
+// TestStacksMergeMixedColumns: requests at several instants of one column
+// are one mark per kind, as unzoomed; a burst taller than the strip too.
+func TestStacksMergeMixedColumns(t *testing.T) {
+	v := edgeLanes(t)
+	// 30 s on 600 units, 20 units a second: the bursts at b − 10 ms and b
+	// are at x = 20b − 0.2 and 20b, in one column of 3 units for b = 1, 5
+	// and 7 s (one ✓ each), in two for b = 3 and 9 s (four stacks of 10).
+	ok, _, okStack, _ := marksOf(v, 0, ui.Axis{X0: 0, X1: laneW, From: 0, To: 30 * time.Second})
+	if got := strings.Join(ok, " "); len(okStack) != 40 || got != "M16 22l2.5 3.5l5-7 M97 22l2.5 3.5l5-7 M136 22l2.5 3.5l5-7" {
+		t.Errorf("0–30 s: %d rungs, ✓ %q; want 40 and the columns 6, 33 and 46", len(okStack), got)
+	}
+}
+
+// TestLabZoomWindow: the buttons' zoom halves the lanes' window about its
+// middle (or the selected request), down to 30 ms at 600 px; Fit, or
+// zooming out to the whole axis, follows the clock again.
+func TestLabZoomWindow(t *testing.T) {
+	v := edgeLanes(t)
+	l := v.M.lab
+	if w := v.zoom.window(l); w.From != 500*ms || w.To != 10500*ms || !w.Full() {
+		t.Fatalf("unzoomed: [%v, %v), want [0.5s, 10.5s)", w.From, w.To)
+	}
+	v.applyZoom(ui.ZoomAction{Factor: ui.ZoomStep}, v.keyAnchor())
+	if w := v.zoom.window(l); w.From != 3*time.Second || w.To != 8*time.Second {
+		t.Errorf("zoomed in once: [%v, %v), want [3s, 8s)", w.From, w.To)
+	}
+	for range 12 {
+		v.applyZoom(ui.ZoomAction{Factor: ui.ZoomStep}, v.keyAnchor())
+	}
+	if w := v.zoom.window(l); w.From != 5485*ms || w.To != 5515*ms {
+		t.Errorf("zoomed in 13 times: [%v, %v), want [5.485s, 5.515s)", w.From, w.To)
+	}
+	v.applyZoom(ui.ZoomAction{Pan: -0.5}, 0)
+	if w := v.zoom.window(l); w.From != 5470*ms {
+		t.Errorf("panned half a span left: from %v, want 5.47s", w.From)
+	}
+	v.applyZoom(ui.ZoomAction{Fit: true}, 0)
+	if v.zoom.win != nil {
+		t.Error("Fit: still zoomed")
+	}
+	v.applyZoom(ui.ZoomAction{Factor: ui.ZoomStep}, 0.5)
+	v.applyZoom(ui.ZoomAction{Factor: 1 / ui.ZoomStep}, 0.5)
+	if v.zoom.win != nil {
+		t.Error("zoomed in and out again: still zoomed, want the axis following the clock")
+	}
+	// With the first request of the fixed window lane selected (0.99 s,
+	// 4.9 % from the left edge), the buttons zoom about it: 9 halvings
+	// reach 30 ms with 0.99 s and 1 s in view.
+	_, ln, hist, _ := v.M.stripLane(0)
+	v.M.sel = labSel{lane: 0, g: histBase(ln, hist)}
+	for range 9 {
+		v.applyZoom(ui.ZoomAction{Factor: ui.ZoomStep}, v.keyAnchor())
+	}
+	if w := v.zoom.window(l); w.From != 988530001 || w.To != 1018530001 {
+		t.Errorf("zoomed about 0.99 s: [%d, %d) ns, want [988530001, 1018530001)", w.From, w.To)
+	}
+	// A narrower chart on screen zooms less deep: 390 px, 19.5 ms.
+	v.zoom.widthPx = 390
+	v.applyZoom(ui.ZoomAction{Factor: 1e-9}, 0.5)
+	if w := v.zoom.window(l); w.Span() != 19500*time.Microsecond {
+		t.Errorf("at 390 px: span %v, want 19.5ms", w.Span())
+	}
+}
