@@ -102,6 +102,40 @@ func WheelZooms(e app.Event, focused bool) bool {
 	return e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() || e.Get("shiftKey").Bool() || focused
 }
 
+// ZoomTarget is a chart whose time axis zooms: MeasureAxis gives the
+// axis's left edge and width on screen, in px, for the chart element el (an
+// event's target); ApplyZoom applies an action about an anchor.
+type ZoomTarget interface {
+	MeasureAxis(el app.Value) (left, width float64)
+	ApplyZoom(act ZoomAction, anchor TimeAnchor)
+}
+
+// ZoomOnWheel is a chart's wheel handler: it zooms t about the pointer
+// (Ctrl+wheel, a trackpad's pinch, or any wheel while the chart has the
+// focus; browser.InstallWheelGuard keeps the page from scrolling then) and
+// pans with Shift+wheel. Any other wheel scrolls the page.
+func ZoomOnWheel(t ZoomTarget, ctx app.Context, e app.Event) {
+	el := ctx.JSSrc()
+	if !WheelZooms(e, ChartFocused(el)) {
+		return
+	}
+	left, width := t.MeasureAxis(el)
+	act := WheelZoom(e.Get("deltaX").Float(), e.Get("deltaY").Float(), e.Get("deltaMode").Int(), e.Get("shiftKey").Bool(), width)
+	if width <= 0 || act == (ZoomAction{}) {
+		return
+	}
+	t.ApplyZoom(act, TimeAnchor((e.Get("clientX").Float()-left)/width))
+}
+
+// ZoomOnTouch is a chart's touch handler (start, move and end): two
+// fingers zoom t about their middle.
+func ZoomOnTouch(t ZoomTarget, p *Pinch, ctx app.Context, e app.Event) {
+	left, width := t.MeasureAxis(ctx.JSSrc())
+	if act, anchor, ok := p.Touch(e, left, width); ok {
+		t.ApplyZoom(act, anchor)
+	}
+}
+
 // Pinch follows two fingers on a chart: each move zooms by the ratio of
 // their distances, about their middle.
 type Pinch struct {

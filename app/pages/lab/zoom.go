@@ -42,10 +42,10 @@ func (z *labZoom) window(l *sim.Lab) ui.TimeWindow {
 // axis is the lanes' shared axis for the lab l.
 func (z *labZoom) axis(l *sim.Lab) ui.Axis { return z.window(l).Axis(0, laneW) }
 
-// apply applies an input's action about anchor (a fraction of the width)
+// ApplyZoom applies an input's action about anchor (a fraction of the width)
 // and redraws the lanes. A window as wide as the unzoomed axis follows the
 // clock again.
-func (v *labLanes) applyZoom(act ui.ZoomAction, anchor ui.TimeAnchor) {
+func (v *labLanes) ApplyZoom(act ui.ZoomAction, anchor ui.TimeAnchor) {
 	l := v.M.shown()
 	w := v.zoom.window(l)
 	if v.zoom.win == nil {
@@ -62,10 +62,10 @@ func (v *labLanes) applyZoom(act ui.ZoomAction, anchor ui.TimeAnchor) {
 	v.M.moved()
 }
 
-// measure records the width on screen of the chart el (an event's target
+// MeasureAxis records the width on screen of the chart el (an event's target
 // chart), for the zoom's limit of 1 ms = 20 px; it returns its left edge
 // and width.
-func (v *labLanes) measure(el app.Value) (left, width float64) {
+func (v *labLanes) MeasureAxis(el app.Value) (left, width float64) {
 	r := el.Call("getBoundingClientRect")
 	left, width = r.Get("left").Float(), r.Get("width").Float()
 	if width > 0 {
@@ -74,28 +74,10 @@ func (v *labLanes) measure(el app.Value) (left, width float64) {
 	return left, width
 }
 
-// onZoomWheel zooms about the pointer (Ctrl+wheel, a trackpad's pinch, or
-// any wheel while the chart has the focus; browser.InstallWheelGuard keeps
-// the page from scrolling then) and pans with Shift+wheel.
-func (v *labLanes) onZoomWheel(ctx app.Context, e app.Event) {
-	el := ctx.JSSrc()
-	if !ui.WheelZooms(e, ui.ChartFocused(el)) {
-		return
-	}
-	left, width := v.measure(el)
-	act := ui.WheelZoom(e.Get("deltaX").Float(), e.Get("deltaY").Float(), e.Get("deltaMode").Int(), e.Get("shiftKey").Bool(), width)
-	if width <= 0 || act == (ui.ZoomAction{}) {
-		return
-	}
-	v.applyZoom(act, ui.TimeAnchor((e.Get("clientX").Float()-left)/width))
-}
+func (v *labLanes) onZoomWheel(ctx app.Context, e app.Event) { ui.ZoomOnWheel(v, ctx, e) }
 
-// onZoomTouch zooms with two fingers about their middle.
 func (v *labLanes) onZoomTouch(ctx app.Context, e app.Event) {
-	left, width := v.measure(ctx.JSSrc())
-	if act, anchor, ok := v.zoom.pinch.Touch(e, left, width); ok {
-		v.applyZoom(act, anchor)
-	}
+	ui.ZoomOnTouch(v, &v.zoom.pinch, ctx, e)
 }
 
 // zoomKey applies a zoom key pressed on a chart (arrowsPan: plain arrows pan
@@ -107,8 +89,8 @@ func (v *labLanes) zoomKey(ctx app.Context, e app.Event, arrowsPan bool) bool {
 		return false
 	}
 	e.PreventDefault()
-	v.measure(ctx.JSSrc())
-	v.applyZoom(act, v.keyAnchor())
+	v.MeasureAxis(ctx.JSSrc())
+	v.ApplyZoom(act, v.keyAnchor())
 	return true
 }
 
@@ -144,9 +126,9 @@ func (v *labLanes) zoomBar(l *sim.Lab) app.UI {
 	return ui.ZoomBar{ID: "lab-zoom", W: v.zoom.window(l), WidthPx: px,
 		OnAction: func(ctx app.Context, a ui.ZoomAction) {
 			if el := browser.ByID("axis"); el.Truthy() {
-				v.measure(el)
+				v.MeasureAxis(el)
 			}
-			v.applyZoom(a, v.keyAnchor())
+			v.ApplyZoom(a, v.keyAnchor())
 		},
 	}.UI()
 }

@@ -34,16 +34,16 @@ func (z *figZoom) window(auto ui.Axis, now limiter.Instant) ui.TimeWindow {
 
 // apply applies an input's action about anchor; the whole unzoomed window
 // is unzoomed again.
-func (v *view) applyZoom(act ui.ZoomAction, anchor ui.TimeAnchor) {
+func (v *view) ApplyZoom(act ui.ZoomAction, anchor ui.TimeAnchor) {
 	auto, now := v.autoAxis(), v.Sim.Now()
 	w := act.Apply(v.zoom.window(auto, now), anchor)
 	v.zoom.zoomed = !w.Full()
 	v.zoom.fromOff, v.zoom.toOff = w.From-now, w.To-now
 }
 
-// measure records the timeline's width on screen (the figure's SVG is
+// MeasureAxis records the timeline's width on screen (the figure's SVG is
 // scaled to its box) and returns its left edge and width in px.
-func (v *view) measure(svg app.Value) (left, width float64) {
+func (v *view) MeasureAxis(svg app.Value) (left, width float64) {
 	if !svg.Truthy() {
 		return 0, 0
 	}
@@ -57,33 +57,17 @@ func (v *view) measure(svg app.Value) (left, width float64) {
 	return left, width
 }
 
-func (v *view) onZoomWheel(ctx app.Context, e app.Event) {
-	el := ctx.JSSrc()
-	if !ui.WheelZooms(e, ui.ChartFocused(el)) {
-		return
-	}
-	left, width := v.measure(el)
-	act := ui.WheelZoom(e.Get("deltaX").Float(), e.Get("deltaY").Float(), e.Get("deltaMode").Int(), e.Get("shiftKey").Bool(), width)
-	if width <= 0 || act == (ui.ZoomAction{}) {
-		return
-	}
-	v.applyZoom(act, ui.TimeAnchor((e.Get("clientX").Float()-left)/width))
-}
+func (v *view) onZoomWheel(ctx app.Context, e app.Event) { ui.ZoomOnWheel(v, ctx, e) }
 
-func (v *view) onZoomTouch(ctx app.Context, e app.Event) {
-	left, width := v.measure(ctx.JSSrc())
-	if act, anchor, ok := v.zoom.pinch.Touch(e, left, width); ok {
-		v.applyZoom(act, anchor)
-	}
-}
+func (v *view) onZoomTouch(ctx app.Context, e app.Event) { ui.ZoomOnTouch(v, &v.zoom.pinch, ctx, e) }
 
 func (v *view) onZoomKey(ctx app.Context, e app.Event) {
 	act, ok := ui.ZoomKey(e.Get("key").String(), e.Get("shiftKey").Bool(), true)
 	if !ok {
 		return
 	}
-	v.measure(ctx.JSSrc())
-	v.applyZoom(act, v.nowAnchor())
+	v.MeasureAxis(ctx.JSSrc())
+	v.ApplyZoom(act, v.nowAnchor())
 }
 
 // nowAnchor is where the keys and buttons zoom about: now, where the next
@@ -112,8 +96,8 @@ func (v *view) zoomBar(w ui.TimeWindow) app.UI {
 	}
 	return ui.ZoomBar{ID: "fig-zoom", W: w, WidthPx: px,
 		OnAction: func(ctx app.Context, a ui.ZoomAction) {
-			v.measure(browser.ByID("figure"))
-			v.applyZoom(a, v.nowAnchor())
+			v.MeasureAxis(browser.ByID("figure"))
+			v.ApplyZoom(a, v.nowAnchor())
 		},
 	}.UI()
 }

@@ -22,12 +22,12 @@ func TestTimelineZoom(t *testing.T) {
 	if w := v.zoom.window(auto, now); w.From != now-9500*time.Millisecond || w.To != now+500*time.Millisecond || !w.Full() {
 		t.Fatalf("unzoomed: [%v, %v) at now %v", w.From, w.To, now)
 	}
-	v.applyZoom(ui.ZoomAction{Factor: ui.ZoomStep}, v.nowAnchor())
+	v.ApplyZoom(ui.ZoomAction{Factor: ui.ZoomStep}, v.nowAnchor())
 	if w := v.zoom.window(auto, now); w.From != now-4750*time.Millisecond || w.To != now+250*time.Millisecond {
 		t.Errorf("zoomed once: [%v, %v) from now, want now − 4.75 s to now + 0.25 s (now stays at 95 %%)", w.From-now, w.To-now)
 	}
 	for range 20 {
-		v.applyZoom(ui.ZoomAction{Factor: ui.ZoomStep}, v.nowAnchor())
+		v.ApplyZoom(ui.ZoomAction{Factor: ui.ZoomStep}, v.nowAnchor())
 	}
 	if w := v.zoom.window(auto, now); w.Span() != 25200*time.Microsecond {
 		t.Errorf("zoomed in fully at %v units: span %v, want 25.2ms (504 / 20 ms)", timelineR-tbTimelineL, w.Span())
@@ -36,7 +36,7 @@ func TestTimelineZoom(t *testing.T) {
 	if !strings.Contains(html, `id="fig-zoom-shown"`) || !strings.Contains(html, "1 ms = 20 px") {
 		t.Errorf("the zoom bar does not say 1 ms = 20 px")
 	}
-	v.applyZoom(ui.ZoomAction{Fit: true}, 0)
+	v.ApplyZoom(ui.ZoomAction{Fit: true}, 0)
 	if v.zoom.zoomed {
 		t.Error("Fit: still zoomed")
 	}
