@@ -32,7 +32,7 @@ func (z *figZoom) window(auto ui.Axis, now limiter.Instant) ui.TimeWindow {
 	return w.Clamp()
 }
 
-// apply applies an input's action about anchor; the whole unzoomed window
+// ApplyZoom applies an input's action about anchor; the whole unzoomed window
 // is unzoomed again.
 func (v *view) ApplyZoom(act ui.ZoomAction, anchor ui.TimeAnchor) {
 	auto, now := v.autoAxis(), v.Sim.Now()
