@@ -547,8 +547,8 @@ var RecordedLockBench = LockBench{
 // simultaneous decisions (8 clients, c1 sends two).
 func LockRequests() []LockRequest {
 	var rs []LockRequest
-	for wave := range 3 {
-		at := time.Duration(wave) * 10 * time.Microsecond
+	for wave := range LockWaves {
+		at := time.Duration(wave) * LockWaveGap
 		rs = append(rs, LockRequest{Client: "c1", Key: "c1", Arrive: at})
 		for c := 1; c <= 8; c++ {
 			name := fmt.Sprintf("c%d", c)
@@ -557,6 +557,12 @@ func LockRequests() []LockRequest {
 	}
 	return rs
 }
+
+// The lock lesson sends LockWaves waves of requests, LockWaveGap apart.
+const (
+	LockWaves   = 3
+	LockWaveGap = 10 * time.Microsecond
+)
 
 func lessonLocks() Lesson {
 	return Lesson{

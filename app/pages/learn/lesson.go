@@ -199,7 +199,7 @@ func (v *lessonView) controls() app.UI {
 			app.Elem("button").ID("lesson-pause").Class("btn").Attr("aria-pressed", !c.Playing() && c.Started()).Text(pause).OnClick(v.onPause),
 			ui.BoolAttr(app.Elem("button").ID("lesson-step-back").Class("btn").Title("Pause and go back one event").Text("◀ Step back"), "disabled", !c.Started()).OnClick(v.onStepBack),
 			ui.BoolAttr(app.Elem("button").ID("lesson-step").Class("btn").Title("Pause and go forward one event").Text("Step ▶"), "disabled", c.Ended()).OnClick(v.onStepForward),
-			ui.BoolAttr(app.Elem("button").ID("lesson-skip").Class("btn").Text("⏭ Skip to the end"), "disabled", c.Ended()).OnClick(v.onSkip),
+			ui.BoolAttr(app.Elem("button").ID("lesson-skip").Class("btn").Text("Skip to the end"), "disabled", c.Ended()).OnClick(v.onSkip),
 			app.Elem("label").Attr("for", "lesson-speed").Class("inline-label").Text("speed"),
 			app.Elem("select").ID("lesson-speed").Class("select").Title("1× plays the whole lesson in 2.5 s").Body(ui.SpeedOptions(c.Speed())...).OnChange(v.onSpeed),
 		),

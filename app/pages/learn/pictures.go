@@ -181,10 +181,11 @@ func (v *lessonView) clockMarks(ax ui.Axis) []app.UI {
 }
 
 // lockWave is the lock lesson's wave at instant t: its start (waves are
-// 10 µs apart) and the picture's window, the first 5 µs of it.
+// explain.LockWaveGap apart) and the picture's window, the first 5 µs of it. After the
+// last wave (the lesson's end) it stays on the last.
 func lockWave(t sim.Instant) (from, to sim.Instant, n int) {
-	w := max(t, 0) / (10 * time.Microsecond)
-	from = w * 10 * time.Microsecond
+	w := min(max(t, 0)/explain.LockWaveGap, explain.LockWaves-1)
+	from = w * explain.LockWaveGap
 	return from, from + 5*time.Microsecond, int(w) + 1
 }
 
@@ -234,7 +235,7 @@ func (v *lessonView) lockPicture() app.UI {
 		)
 	}
 	return app.Elem("figure").ID("lock-picture").Class("lesson-picture").Body(
-		app.Elem("figcaption").ID("lock-window").Class("hint").Text("Wave "+strconv.Itoa(wave)+" of 3: "+lessonTime(from, time.Microsecond)+
+		app.Elem("figcaption").ID("lock-window").Class("hint").Text("Wave "+strconv.Itoa(wave)+" of "+strconv.Itoa(explain.LockWaves)+": "+lessonTime(from, time.Microsecond)+
 			" to "+lessonTime(to, time.Microsecond)+" (its 9 decisions arrive at once, at "+lessonTime(from, time.Microsecond)+")"),
 		design("global", "One global lock", false, b.GlobalLock1),
 		design("perkey", "A lock per key (limiter.Keyed)", true, b.PerKey1),
