@@ -183,7 +183,7 @@ func (z ZoomBar) UI() app.UI {
 	return app.Elem("div").ID(z.ID).Class("zoom-bar").Attr("role", "group").Attr("aria-label", "Zoom the time axis").Body(
 		btn("out", "−", "Zoom out (−)", ZoomAction{Factor: 1 / ZoomStep}, w.Full()),
 		btn("in", "+", "Zoom in (+)", ZoomAction{Factor: ZoomStep}, w.Span() <= w.MinSpan),
-		btn("fit", "Fit", "Show the whole time axis (0)", ZoomAction{Fit: true}, w.Full()),
+		btn("fit", "Fit", "Fit: show the whole time axis (0)", ZoomAction{Fit: true}, w.Full()),
 		app.Elem("span").ID(z.ID+"-shown").Class("hint small mono").Attr("aria-live", "polite").Text(z.Shown()),
 	)
 }
