@@ -41,6 +41,10 @@ func TestPageBench(t *testing.T) {
 	t.Run("PlaygroundHeavyLoad", func(t *testing.T) { testHeavyLoad(p.on(t).openPlayground()) })
 	t.Run("LabAnimation", func(t *testing.T) { testLabFrames(p.on(t)) })
 	t.Run("TraceImport", func(t *testing.T) { testTraceImport(p.on(t)) })
+	t.Run("RunToEndLargeTrace", func(t *testing.T) {
+		ms := testLabRunToEndLarge(p.on(t))
+		report(t, "lab: longest task during Run to end (199,990 requests, 3 lanes)", fmt.Sprintf("%.0f ms", ms), "≤ 1000 ms", ms <= 1000)
+	})
 	t.Run("Memory", func(t *testing.T) { testMemory(t, chromium, base) })
 
 	fmt.Println("\nsummary (machine:", machine()+")")

@@ -622,9 +622,9 @@ func testLabFarTrace(p *page) {
 // default lanes) never blocks the page for long: it runs over frames of at
 // most 20,000 decisions, saying how far it has got, and ends at the trace's
 // end with the totals of the same run in one go natively. Pause stops it
-// where it got to, and "Run to end" again goes on to the same totals. (In
-// one go the click's task took 2.9 s here, 4.2 s with six lanes.)
-func testLabRunToEndLarge(p *page) {
+// where it got to, and "Run to end" again goes on to the same totals. It
+// returns the longest task (ms) from the click to the end.
+func testLabRunToEndLarge(p *page) (longestMs float64) {
 	const n = 199990
 	var b strings.Builder
 	b.WriteString("t_ms,client\n")
@@ -686,10 +686,9 @@ func testLabRunToEndLarge(p *page) {
 	// Long tasks are reported after they end: give the last one time.
 	time.Sleep(300 * time.Millisecond)
 	longest, _ := strconv.ParseFloat(f.eval(`(() => { window.__lt.disconnect(); window.__mo.disconnect(); return String(window.__longest); })()`), 64)
+	// How long the longest task took is a speed: make bench-ui bounds it
+	// (TestPageBench/RunToEndLargeTrace); here it is only told.
 	f.t.Logf("Run to end, %d requests on 3 lanes: %v, longest task %.0f ms", n, took.Round(time.Millisecond), longest)
-	if longest > 1000 {
-		f.t.Errorf("the longest task during \"Run to end\" took %.0f ms; want at most 1000 ms (it took 2900 ms in one go)", longest)
-	}
 	if got := f.eval(`window.__progress`); !strings.HasPrefix(got, "running: running to the end… ") || !strings.HasSuffix(got, " % (to t = 199.989 s); Pause stops here") {
 		f.t.Errorf("progress shown %q; want \"running: running to the end… N %% (to t = 199.989 s); Pause stops here\"", got)
 	}
@@ -719,6 +718,7 @@ func testLabRunToEndLarge(p *page) {
 	f.pollFor(60*time.Second, "#lab-clock", "t = 199.989 s", func() string { return f.text("#lab-clock") })
 	f.waitText("#lab-clock-state", "paused")
 	checkTotals()
+	return longest
 }
 
 // testLabTraceQuiets: loading the NASA trace on the default setup turns
