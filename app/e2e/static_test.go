@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -282,6 +283,19 @@ func (p *page) waitSaved() {
 func TestStaticUpdate(t *testing.T) {
 	chromium := findChromium(t)
 	a, b := buildStaticSite(t, "e2e-a"), buildStaticSite(t, "e2e-b")
+	// A deploy comes later than the one it replaces. Both builds here take
+	// about a second, and a host's Last-Modified has whole seconds: with
+	// equal times the browser's update check gets 304 for the new worker
+	// and keeps the old. So b's files are dated a minute later.
+	later := time.Now().Add(time.Minute)
+	if err := filepath.WalkDir(b, func(path string, _ fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Chtimes(path, later, later)
+	}); err != nil {
+		t.Fatal(err)
+	}
 	base, host, _ := startStaticHost(t, a)
 	p := openPage(t, chromium, base)
 	p.waitSaved()
