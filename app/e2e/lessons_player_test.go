@@ -97,6 +97,14 @@ func testLessonStepScrub(p *page) {
 	f.click("#lesson-pause")
 	f.waitText("#lesson-clock-state", "playing")
 	f.waitText("#lesson-pause", "⏸ Pause")
+	// Pause once the clock has passed the first event: paused before it,
+	// the lesson is "ready" again (nothing has happened yet).
+	f.pollFor(30*time.Second, "#lesson-event after play", "moved", func() string {
+		if f.text("#lesson-event") == "event 0 of 101" {
+			return "event 0"
+		}
+		return "moved"
+	})
 	f.click("#lesson-pause")
 	f.waitText("#lesson-clock-state", "paused")
 	// Paused wherever it got to: the marks are the events so far (one
@@ -280,8 +288,10 @@ func testRaceStepper(p *page) {
 	}
 	// The naive race's insert step says the lost limiter in words.
 	f.click("#race-naive")
-	for range 6 {
+	f.waitText("#race-count", "operation 0 of 8")
+	for i := range 6 {
 		f.click("#race-next")
+		f.waitText("#race-count", fmt.Sprintf("operation %d of 8", i+1))
 	}
 	f.waitText("#race-op", "B takes the shard lock and inserts bucket #2 over bucket #1: the map has lost bucket #1, which A still uses")
 }
