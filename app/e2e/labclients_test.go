@@ -185,7 +185,7 @@ func testLabPausedLink(p *page) {
 	})
 
 	g := p.openLab(p.base + "/lab?seed=9&paused=1&t=soon")
-	g.waitText("#clock-error", `⚠ link: t: "soon" is not a number of seconds; want seconds from 0 to 86400, as the lab's clock shows them (t=12.345); using the default instant, t = 0 s`)
+	g.waitText("#clock-error", `⚠ link: t: "soon" is not a number of seconds or a duration; want seconds from 0 to 86400, as the lab's clock shows them (t=12.345), or a duration (1.5s, 250ms, 2m); using the default instant, t = 0 s`)
 	g.waitText("#lab-clock", "t = 0.000 s")
 	g.waitText("#lab-clock-state", "paused")
 	g.waitGone("#link-errors")

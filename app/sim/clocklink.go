@@ -52,7 +52,7 @@ func FormatLinkInstant(t Instant) string {
 // ParseClockLink reads a link's paused and t (see ClockLink.Values):
 // paused is 1 (open paused) or 0 (running), t a decimal number of seconds
 // from 0 to MaxLinkInstant with at most 9 decimals ("12", "12.345"; no
-// sign, no exponent). A missing key takes the default: running, at 0. A
+// sign, no exponent) or a duration with its unit ("1.5s", "250ms", "2m"). A missing key takes the default: running, at 0. A
 // bad part falls back alone, and the error (nil when both were good) joins
 // a *PartError for each ("t", "paused"). Pure: the page moves the clock.
 func ParseClockLink(q url.Values) (ClockLink, error) {
@@ -78,27 +78,68 @@ func ParseClockLink(q url.Values) (ClockLink, error) {
 	return c, errors.Join(errs...)
 }
 
-// parseLinkInstant reads t exactly (digits, not a float: 0.3 s is
-// 300,000,000 ns, not one less).
+// linkInstantWant is what a link's instant may be, for its messages.
+const linkInstantWant = "want seconds from 0 to 86400, as the lab's clock shows them (t=12.345), or a duration (1.5s, 250ms, 2m)"
+
+// parseLinkInstant reads t exactly: seconds as digits, not a float (0.3 s
+// is 300,000,000 ns, not one less), or a Go duration with its unit, as the
+// lessons' links take them ("1.5s", "250ms", "2m"; time.ParseDuration is
+// exact to the nanosecond too).
 func parseLinkInstant(text string) (Instant, error) {
-	want := fmt.Sprintf("want seconds from 0 to %d, as the lab's clock shows them (t=12.345)", int64(MaxLinkInstant/time.Second))
+	limit := int64(MaxLinkInstant / time.Second)
+	if text != "" && strings.ContainsAny(text[len(text)-1:], "smh") {
+		d, err := time.ParseDuration(text)
+		switch {
+		case err != nil || d < 0:
+			return 0, fmt.Errorf("%q is not a number of seconds or a duration; %s", clip(text), linkInstantWant)
+		case d > MaxLinkInstant:
+			return 0, fmt.Errorf("%q is later than %d s; %s", clip(text), limit, linkInstantWant)
+		}
+		return d, nil
+	}
 	whole, frac, hasFrac := strings.Cut(text, ".")
 	digits := func(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 	if !digits(whole) || hasFrac && !digits(frac) {
-		return 0, fmt.Errorf("%q is not a number of seconds; %s", clip(text), want)
+		return 0, fmt.Errorf("%q is not a number of seconds or a duration; %s", clip(text), linkInstantWant)
 	}
 	if len(frac) > maxLinkDecimals {
 		return 0, fmt.Errorf("%q has %d decimals; want at most %d (1 ns)", clip(text), len(frac), maxLinkDecimals)
 	}
-	limit := int64(MaxLinkInstant / time.Second)
 	secs, err := strconv.ParseInt(whole, 10, 64)
 	if err != nil || secs > limit {
-		return 0, fmt.Errorf("%q is later than %d s; %s", clip(text), limit, want)
+		return 0, fmt.Errorf("%q is later than %d s; %s", clip(text), limit, linkInstantWant)
 	}
 	ns, _ := strconv.ParseInt(frac+strings.Repeat("0", maxLinkDecimals-len(frac)), 10, 64)
 	at := Instant(secs)*time.Second + Instant(ns)
 	if at > MaxLinkInstant {
-		return 0, fmt.Errorf("%q is later than %d s; %s", clip(text), limit, want)
+		return 0, fmt.Errorf("%q is later than %d s; %s", clip(text), limit, linkInstantWant)
 	}
 	return at, nil
+}
+
+// FormatZoomLink writes the lanes' time window [from, to) as a link's
+// zoom: two instants as t has them, "0.98,1.01".
+func FormatZoomLink(from, to Instant) string {
+	return FormatLinkInstant(from) + "," + FormatLinkInstant(to)
+}
+
+// ParseZoomLink reads a link's zoom (see FormatZoomLink): two instants
+// from 0 to MaxLinkInstant, as t takes them (seconds or durations), the
+// first before the second. Its error is a *PartError for "zoom".
+func ParseZoomLink(text string) (from, to Instant, err error) {
+	fail := func(err error) (Instant, Instant, error) { return 0, 0, &PartError{Part: "zoom", Err: err} }
+	a, b, ok := strings.Cut(text, ",")
+	if !ok || strings.Contains(b, ",") {
+		return fail(fmt.Errorf("%q is not two instants; want from,to in seconds (zoom=0.98,1.01)", clip(text)))
+	}
+	if from, err = parseLinkInstant(a); err != nil {
+		return fail(fmt.Errorf("from: %w", err))
+	}
+	if to, err = parseLinkInstant(b); err != nil {
+		return fail(fmt.Errorf("to: %w", err))
+	}
+	if to <= from {
+		return fail(fmt.Errorf("%q ends before it starts; want from < to (zoom=0.98,1.01)", clip(text)))
+	}
+	return from, to, nil
 }

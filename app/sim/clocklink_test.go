@@ -8,7 +8,7 @@ import (
 // TestParseClockLink: paused and t of a link, each read on its own; a bad
 // one falls back alone, with the message the page shows by its clock.
 func TestParseClockLink(t *testing.T) {
-	const want = "want seconds from 0 to 86400, as the lab's clock shows them (t=12.345)"
+	const want = "want seconds from 0 to 86400, as the lab's clock shows them (t=12.345), or a duration (1.5s, 250ms, 2m)"
 	cases := []struct {
 		query string
 		want  ClockLink
@@ -23,18 +23,31 @@ func TestParseClockLink(t *testing.T) {
 		{"paused=1&t=007.50", ClockLink{Paused: true, At: 7500 * ms}, ""},
 		{"paused=1&t=86400", ClockLink{Paused: true, At: 24 * time.Hour}, ""},
 		{"paused=1&t=39568", ClockLink{Paused: true, At: 39568 * time.Second}, ""},
+		{"paused=1&t=1.5s", ClockLink{Paused: true, At: 1500 * ms}, ""},
+		{"paused=1&t=250ms", ClockLink{Paused: true, At: 250 * ms}, ""},
+		{"paused=1&t=2m", ClockLink{Paused: true, At: 2 * time.Minute}, ""},
+		{"paused=1&t=1h30m0.000000001s", ClockLink{Paused: true, At: 90*time.Minute + 1}, ""},
+		{"paused=1&t=24h", ClockLink{Paused: true, At: 24 * time.Hour}, ""},
+		{"paused=1&t=24h1ns", ClockLink{Paused: true},
+			`link: t: "24h1ns" is later than 86400 s; ` + want + `; using the default instant, t = 0 s`},
+		{"paused=1&t=-1s", ClockLink{Paused: true},
+			`link: t: "-1s" is not a number of seconds or a duration; ` + want + `; using the default instant, t = 0 s`},
+		{"paused=1&t=1.5x", ClockLink{Paused: true},
+			`link: t: "1.5x" is not a number of seconds or a duration; ` + want + `; using the default instant, t = 0 s`},
+		{"paused=1&t=ms", ClockLink{Paused: true},
+			`link: t: "ms" is not a number of seconds or a duration; ` + want + `; using the default instant, t = 0 s`},
 		{"paused=1&t=abc", ClockLink{Paused: true},
-			`link: t: "abc" is not a number of seconds; ` + want + `; using the default instant, t = 0 s`},
+			`link: t: "abc" is not a number of seconds or a duration; ` + want + `; using the default instant, t = 0 s`},
 		{"paused=1&t=", ClockLink{Paused: true},
-			`link: t: "" is not a number of seconds; ` + want + `; using the default instant, t = 0 s`},
+			`link: t: "" is not a number of seconds or a duration; ` + want + `; using the default instant, t = 0 s`},
 		{"paused=1&t=-1", ClockLink{Paused: true},
-			`link: t: "-1" is not a number of seconds; ` + want + `; using the default instant, t = 0 s`},
+			`link: t: "-1" is not a number of seconds or a duration; ` + want + `; using the default instant, t = 0 s`},
 		{"paused=1&t=1e3", ClockLink{Paused: true},
-			`link: t: "1e3" is not a number of seconds; ` + want + `; using the default instant, t = 0 s`},
+			`link: t: "1e3" is not a number of seconds or a duration; ` + want + `; using the default instant, t = 0 s`},
 		{"paused=1&t=1.", ClockLink{Paused: true},
-			`link: t: "1." is not a number of seconds; ` + want + `; using the default instant, t = 0 s`},
+			`link: t: "1." is not a number of seconds or a duration; ` + want + `; using the default instant, t = 0 s`},
 		{"paused=1&t=.5", ClockLink{Paused: true},
-			`link: t: ".5" is not a number of seconds; ` + want + `; using the default instant, t = 0 s`},
+			`link: t: ".5" is not a number of seconds or a duration; ` + want + `; using the default instant, t = 0 s`},
 		{"paused=1&t=1.0000000001", ClockLink{Paused: true},
 			`link: t: "1.0000000001" has 10 decimals; want at most 9 (1 ns); using the default instant, t = 0 s`},
 		{"paused=1&t=86400.000000001", ClockLink{Paused: true},
@@ -45,7 +58,7 @@ func TestParseClockLink(t *testing.T) {
 			`link: paused: "yes" is not 1 or 0; want paused=1 to open paused; using the default clock, running`},
 		{"paused=2&t=x", ClockLink{},
 			"link: paused: \"2\" is not 1 or 0; want paused=1 to open paused; using the default clock, running\n" +
-				`link: t: "x" is not a number of seconds; ` + want + `; using the default instant, t = 0 s`},
+				`link: t: "x" is not a number of seconds or a duration; ` + want + `; using the default instant, t = 0 s`},
 	}
 	for _, c := range cases {
 		q, err := ParseLink(c.query)
@@ -81,5 +94,40 @@ func TestClockLinkRoundTrip(t *testing.T) {
 	}
 	if got := (ClockLink{At: 5 * time.Second}).Values().Encode(); got != "" {
 		t.Errorf("running: %q; want nothing", got)
+	}
+}
+
+// TestParseZoomLink: a link's zoom is two instants as t takes them; a bad
+// one names what is wrong and falls back to the whole run.
+func TestParseZoomLink(t *testing.T) {
+	const tail = "; using the default zoom, the whole run following the clock"
+	cases := []struct {
+		text     string
+		from, to Instant
+		err      string
+	}{
+		{"0.98,1.01", 980 * ms, 1010 * ms, ""},
+		{"0,10", 0, 10 * time.Second, ""},
+		{"980ms,1.01s", 980 * ms, 1010 * ms, ""},
+		{"1.000000001,2", time.Second + 1, 2 * time.Second, ""},
+		{"1", 0, 0, `link: zoom: "1" is not two instants; want from,to in seconds (zoom=0.98,1.01)` + tail},
+		{"1,2,3", 0, 0, `link: zoom: "1,2,3" is not two instants; want from,to in seconds (zoom=0.98,1.01)` + tail},
+		{"2,1", 0, 0, `link: zoom: "2,1" ends before it starts; want from < to (zoom=0.98,1.01)` + tail},
+		{"1,1", 0, 0, `link: zoom: "1,1" ends before it starts; want from < to (zoom=0.98,1.01)` + tail},
+		{"x,1", 0, 0, `link: zoom: from: "x" is not a number of seconds or a duration; want seconds from 0 to 86400, as the lab's clock shows them (t=12.345), or a duration (1.5s, 250ms, 2m)` + tail},
+		{"1,90000", 0, 0, `link: zoom: to: "90000" is later than 86400 s; want seconds from 0 to 86400, as the lab's clock shows them (t=12.345), or a duration (1.5s, 250ms, 2m)` + tail},
+	}
+	for _, c := range cases {
+		from, to, err := ParseZoomLink(c.text)
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		if from != c.from || to != c.to || msg != c.err {
+			t.Errorf("%q: %v, %v, %q; want %v, %v, %q", c.text, from, to, msg, c.from, c.to, c.err)
+		}
+	}
+	if got := FormatZoomLink(980*ms, time.Second+1); got != "0.98,1.000000001" {
+		t.Errorf("FormatZoomLink: %q, want 0.98,1.000000001", got)
 	}
 }

@@ -32,7 +32,7 @@ func (e *PartError) Error() string {
 	what := map[string]string{"lane": "lanes (all of them)", "client": "clients (all of them)", "focus": "focus (the first client)",
 		"seed": "seed, " + strconv.FormatUint(def.Seed, 10), "speed": "speed, " + ftoa(def.Speed) + "×",
 		"worst": "worst-case window, " + def.Worst.String(),
-		"t":     "instant, t = 0 s", "paused": "clock, running"}[e.Part]
+		"t":     "instant, t = 0 s", "paused": "clock, running", "zoom": "zoom, the whole run following the clock"}[e.Part]
 	if what == "" {
 		what = e.Part
 	}

@@ -185,7 +185,7 @@ func (v *labLanes) onStripClick(i int) app.EventHandler {
 		if !ok || y > rateTop {
 			return
 		}
-		a := v.zoom.axis(l)
+		a := v.M.zoom.axis(l)
 		best := nearestDecision(hist, a, x, y, stripTolerance*scale)
 		if best < 0 {
 			return
@@ -252,7 +252,7 @@ func (v *labLanes) onStripKey(i int) app.EventHandler {
 		if !sel {
 			k = len(hist) - 1
 		}
-		lo := min(visibleRange(hist, v.zoom.axis(l)), len(hist)-1)
+		lo := min(visibleRange(hist, v.M.zoom.axis(l)), len(hist)-1)
 		switch key {
 		case "ArrowLeft", "ArrowRight", "Home", "End":
 			e.PreventDefault()

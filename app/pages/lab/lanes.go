@@ -59,8 +59,6 @@ type labLanes struct {
 	// The timeline slider's value as last drawn, and as last set on the
 	// element (see frame).
 	scrubAt, scrubSet int
-
-	zoom labZoom
 }
 
 func (v *labLanes) OnMount(ctx app.Context) {
@@ -143,7 +141,7 @@ func (v *labLanes) Render() app.UI {
 	m := v.M
 	v.drawn = m.version
 	l := m.shown()
-	a := v.zoom.axis(l)
+	a := v.M.zoom.axis(l)
 	lanes := l.Lanes()
 
 	// One rate scale for every lane, so their charts compare.

@@ -93,6 +93,9 @@ type labModel struct {
 	// unlinked: the lanes are drawn away from /lab (the gallery), so the
 	// address is not the lab's link.
 	unlinked bool
+	// zoom is the lanes' time window, which the lab's link carries
+	// (zoom=from,to) so that a shared link opens at the same zoom.
+	zoom labZoom
 }
 
 func newLabModel() *labModel {
@@ -193,6 +196,9 @@ func (m *labModel) loadSetup(q map[string][]string) {
 			m.burstN = int(v)
 		}
 	}
+	m.openPresets(q["preset"])
+	m.openZoom(q)
+	m.linkErrs = append(m.linkErrs, unknownParts(q)...)
 	m.loads++
 	m.changed()
 }

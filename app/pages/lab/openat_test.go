@@ -77,7 +77,7 @@ func TestOpenRunningLinkAt(t *testing.T) {
 // kept, and the clock opens at 0.
 func TestOpenBadInstant(t *testing.T) {
 	m := openLink(t, "seed=9&paused=1&t=soon")
-	want := `link: t: "soon" is not a number of seconds; want seconds from 0 to 86400, as the lab's clock shows them (t=12.345); using the default instant, t = 0 s`
+	want := `link: t: "soon" is not a number of seconds or a duration; want seconds from 0 to 86400, as the lab's clock shows them (t=12.345), or a duration (1.5s, 250ms, 2m); using the default instant, t = 0 s`
 	if m.errs["clock"] != want {
 		t.Errorf("clock error %q; want %q", m.errs["clock"], want)
 	}

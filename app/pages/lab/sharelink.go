@@ -84,7 +84,8 @@ func shareLink(m *labModel) string {
 
 // linkQuery is the query of the lab's link: the setup, the client a click
 // sends as and the burst size when they are not the defaults (the first
-// client, 10), and, while the clock is paused, its instant (paused=1&t=…).
+// client, 10), the lanes' zoom when zoomed (zoom=from,to), and, while the
+// clock is paused, its instant (paused=1&t=…).
 func linkQuery(m *labModel) string {
 	s := m.lab.Setup()
 	v := s.Values()
@@ -93,6 +94,9 @@ func linkQuery(m *labModel) string {
 	}
 	if m.burstN != defaultBurstN {
 		v.Set("burst", strconv.Itoa(m.burstN))
+	}
+	if z := m.zoomLink(); z != "" {
+		v.Set("zoom", z)
 	}
 	for k, vs := range m.clockLink().Values() { // paused=1&t=…: opens where the clock stands
 		v[k] = vs

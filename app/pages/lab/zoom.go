@@ -47,17 +47,17 @@ func (z *labZoom) axis(l *sim.Lab) ui.Axis { return z.window(l).Axis(0, laneW) }
 // clock again.
 func (v *labLanes) ApplyZoom(act ui.ZoomAction, anchor ui.TimeAnchor) {
 	l := v.M.shown()
-	w := v.zoom.window(l)
-	if v.zoom.win == nil {
+	w := v.M.zoom.window(l)
+	if v.M.zoom.win == nil {
 		// Zoomed out from the unzoomed axis: every instant since 0.
 		w.Lo = 0
 	}
 	next := act.Apply(w, anchor)
 	auto := axisOf(l)
 	if act.Fit || next.Span() >= auto.To-auto.From && next.To >= auto.To {
-		v.zoom.win = nil
+		v.M.zoom.win = nil
 	} else {
-		v.zoom.win = &next
+		v.M.zoom.win = &next
 	}
 	v.M.moved()
 }
@@ -69,7 +69,7 @@ func (v *labLanes) MeasureAxis(el app.Value) (left, width float64) {
 	r := el.Call("getBoundingClientRect")
 	left, width = r.Get("left").Float(), r.Get("width").Float()
 	if width > 0 {
-		v.zoom.widthPx = width
+		v.M.zoom.widthPx = width
 	}
 	return left, width
 }
@@ -77,7 +77,7 @@ func (v *labLanes) MeasureAxis(el app.Value) (left, width float64) {
 func (v *labLanes) onZoomWheel(ctx app.Context, e app.Event) { ui.ZoomOnWheel(v, ctx, e) }
 
 func (v *labLanes) onZoomTouch(ctx app.Context, e app.Event) {
-	ui.ZoomOnTouch(v, &v.zoom.pinch, ctx, e)
+	ui.ZoomOnTouch(v, &v.M.zoom.pinch, ctx, e)
 }
 
 // zoomKey applies a zoom key pressed on a chart (arrowsPan: plain arrows pan
@@ -103,7 +103,7 @@ func (v *labLanes) keyAnchor() ui.TimeAnchor {
 		return 0.5
 	}
 	k, sel := m.selIndex(m.sel.lane, ln, hist)
-	w := v.zoom.window(l)
+	w := v.M.zoom.window(l)
 	if !sel || hist[k].At < w.From || hist[k].At > w.To {
 		return 0.5
 	}
@@ -119,11 +119,11 @@ func (v *labLanes) zoomable(e app.HTMLElem) app.HTMLElem {
 
 // zoomBar is the buttons above the lanes.
 func (v *labLanes) zoomBar(l *sim.Lab) app.UI {
-	px := v.zoom.widthPx
+	px := v.M.zoom.widthPx
 	if px <= 0 {
 		px = defaultChartPx
 	}
-	return ui.ZoomBar{ID: "lab-zoom", W: v.zoom.window(l), WidthPx: px,
+	return ui.ZoomBar{ID: "lab-zoom", W: v.M.zoom.window(l), WidthPx: px,
 		OnAction: func(ctx app.Context, a ui.ZoomAction) {
 			if el := browser.ByID("axis"); el.Truthy() {
 				v.MeasureAxis(el)

@@ -92,30 +92,30 @@ func TestStacksMergeMixedColumns(t *testing.T) {
 func TestLabZoomWindow(t *testing.T) {
 	v := edgeLanes(t)
 	l := v.M.lab
-	if w := v.zoom.window(l); w.From != 500*ms || w.To != 10500*ms || !w.Full() {
+	if w := v.M.zoom.window(l); w.From != 500*ms || w.To != 10500*ms || !w.Full() {
 		t.Fatalf("unzoomed: [%v, %v), want [0.5s, 10.5s)", w.From, w.To)
 	}
 	v.ApplyZoom(ui.ZoomAction{Factor: ui.ZoomStep}, v.keyAnchor())
-	if w := v.zoom.window(l); w.From != 3*time.Second || w.To != 8*time.Second {
+	if w := v.M.zoom.window(l); w.From != 3*time.Second || w.To != 8*time.Second {
 		t.Errorf("zoomed in once: [%v, %v), want [3s, 8s)", w.From, w.To)
 	}
 	for range 12 {
 		v.ApplyZoom(ui.ZoomAction{Factor: ui.ZoomStep}, v.keyAnchor())
 	}
-	if w := v.zoom.window(l); w.From != 5485*ms || w.To != 5515*ms {
+	if w := v.M.zoom.window(l); w.From != 5485*ms || w.To != 5515*ms {
 		t.Errorf("zoomed in 13 times: [%v, %v), want [5.485s, 5.515s)", w.From, w.To)
 	}
 	v.ApplyZoom(ui.ZoomAction{Pan: -0.5}, 0)
-	if w := v.zoom.window(l); w.From != 5470*ms {
+	if w := v.M.zoom.window(l); w.From != 5470*ms {
 		t.Errorf("panned half a span left: from %v, want 5.47s", w.From)
 	}
 	v.ApplyZoom(ui.ZoomAction{Fit: true}, 0)
-	if v.zoom.win != nil {
+	if v.M.zoom.win != nil {
 		t.Error("Fit: still zoomed")
 	}
 	v.ApplyZoom(ui.ZoomAction{Factor: ui.ZoomStep}, 0.5)
 	v.ApplyZoom(ui.ZoomAction{Factor: 1 / ui.ZoomStep}, 0.5)
-	if v.zoom.win != nil {
+	if v.M.zoom.win != nil {
 		t.Error("zoomed in and out again: still zoomed, want the axis following the clock")
 	}
 	// With the first request of the fixed window lane selected (0.99 s,
@@ -126,13 +126,13 @@ func TestLabZoomWindow(t *testing.T) {
 	for range 9 {
 		v.ApplyZoom(ui.ZoomAction{Factor: ui.ZoomStep}, v.keyAnchor())
 	}
-	if w := v.zoom.window(l); w.From != 988530001 || w.To != 1018530001 {
+	if w := v.M.zoom.window(l); w.From != 988530001 || w.To != 1018530001 {
 		t.Errorf("zoomed about 0.99 s: [%d, %d) ns, want [988530001, 1018530001)", w.From, w.To)
 	}
 	// A narrower chart on screen zooms less deep: 390 px, 19.5 ms.
-	v.zoom.widthPx = 390
+	v.M.zoom.widthPx = 390
 	v.ApplyZoom(ui.ZoomAction{Factor: 1e-9}, 0.5)
-	if w := v.zoom.window(l); w.Span() != 19500*time.Microsecond {
+	if w := v.M.zoom.window(l); w.Span() != 19500*time.Microsecond {
 		t.Errorf("at 390 px: span %v, want 19.5ms", w.Span())
 	}
 }
