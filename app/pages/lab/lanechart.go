@@ -36,6 +36,7 @@ func (v *labLanes) laneSVG(i int, id string, ln *sim.Lane, l *sim.Lab, a ui.Axis
 		svgEl("path", "id", id+"-no", "d", noPath, "stroke", "#cf222e", "stroke-width", "1.8", "fill", "none", "stroke-linecap", "round"),
 		svgEl("path", "id", id+"-stack-ok", "d", okStack, "stroke", "#1a7f37", "stroke-width", ui.F1(rungW), "fill", "none"),
 		svgEl("path", "id", id+"-stack-no", "d", noStack, "stroke", "#cf222e", "stroke-width", ui.F1(rungW), "fill", "none"),
+		v.countLabels(id),
 		svgEl("rect", "x", "0", "y", "56", "width", "600", "height", "40", "fill", "#f6f8fa"), // rateTop to rateBot
 		svgEl("polyline", "points", off, "fill", "none", "stroke", "#8c959f", "stroke-width", "1.5"),
 		svgEl("polyline", "points", adm, "fill", "none", "stroke", "#1a7f37", "stroke-width", "1.5"),
@@ -64,14 +65,17 @@ func nowLine(x string) app.UI {
 
 // markPaths draws v.hist's allowed and denied requests on the strip: one
 // check or cross per column of markCol units (ok, no) where the column's
-// requests are at several instants, and where they are all at one instant
-// (a burst), a stack of one rung per request (okStack, noStack), in the
-// order decided from the bottom up. Zoomed in, requests 1 ms apart are
-// columns apart, so every burst is its own stack: the window-edge attack's
-// 10 at 0.990 s and 10 at 1.000 s are 20 rungs.
+// requests are at several instants, and where they hold a burst (requests
+// at one instant), a stack of one rung per request of the column
+// (okStack, noStack), in the order decided from the bottom up, as the
+// zoomed view draws every burst. A column with a burst of more than
+// maxRungs requests keeps its marks and gets their counts (v.counts), so
+// that unzoomed a burst still says how many it was. Zoomed in, requests
+// 1 ms apart are columns apart: the window-edge attack's 10 at 0.990 s
+// and 10 at 1.000 s are 20 rungs.
 func (v *labLanes) markPaths(a ui.Axis) (ok, no, okStack, noStack string) {
 	v.okCol, v.noCol = [nCols]int32{}, [nCols]int32{}
-	v.stacks = v.stacks[:0]
+	v.stacks, v.counts = v.stacks[:0], v.counts[:0]
 	lo := visibleRange(v.hist, a)
 	for i := lo; i < len(v.hist); {
 		r := v.hist[i]
@@ -79,20 +83,24 @@ func (v *labLanes) markPaths(a ui.Axis) (ok, no, okStack, noStack string) {
 			break
 		}
 		c := min(int(a.X(r.At)/markCol), nCols-1)
-		j, one := i+1, true
+		j, burst := i+1, false
 		for ; j < len(v.hist) && v.hist[j].At <= a.To && min(int(a.X(v.hist[j].At)/markCol), nCols-1) == c; j++ {
-			one = one && v.hist[j].At == r.At
+			burst = burst || v.hist[j].At == v.hist[j-1].At
 		}
-		if one && j-i > 1 && j-i <= maxRungs {
+		if burst && j-i <= maxRungs {
 			v.stacks = append(v.stacks, [2]int{i, j})
-		} else {
-			for _, r := range v.hist[i:j] {
-				if r.Allowed {
-					v.okCol[c]++
-				} else {
-					v.noCol[c]++
-				}
+			i = j
+			continue
+		}
+		for _, r := range v.hist[i:j] {
+			if r.Allowed {
+				v.okCol[c]++
+			} else {
+				v.noCol[c]++
 			}
+		}
+		if burst && len(v.counts) < maxCounts {
+			v.counts = append(v.counts, c)
 		}
 		i = j
 	}
@@ -105,6 +113,27 @@ func (v *labLanes) markPaths(a ui.Axis) (ok, no, okStack, noStack string) {
 	b = v.appendRungs(b[:0], a, false)
 	v.buf = b
 	return ok, no, okStack, string(b)
+}
+
+// maxCounts is the most burst counts a lane draws: text is an element
+// each, redrawn every frame (a trace whose requests share whole seconds
+// is a burst in every column).
+const maxCounts = 40
+
+// countLabels are the counts of v.counts's columns (drawn last by
+// markPaths), "×25" right of the column's check and cross.
+func (v *labLanes) countLabels(id string) app.UI {
+	labels := make([]app.UI, 0, 2*len(v.counts))
+	for _, c := range v.counts {
+		x := ui.F1(float64(c)*markCol + markCol/2 + 6)
+		if n := v.okCol[c]; n > 0 {
+			labels = append(labels, svgEl("text", "x", x, "y", ui.F1(okY), "dominant-baseline", "central", "fill", "#1a7f37", "font-weight", "700").Text("×"+strconv.Itoa(int(n))))
+		}
+		if n := v.noCol[c]; n > 0 {
+			labels = append(labels, svgEl("text", "x", x, "y", ui.F1(noY), "dominant-baseline", "central", "fill", "#cf222e", "font-weight", "700").Text("×"+strconv.Itoa(int(n))))
+		}
+	}
+	return ui.SVG("g").ID(id + "-counts").Body(labels...)
 }
 
 // A stack's geometry: rungs rungW thick, from the strip's foot (stackBot)
@@ -123,7 +152,7 @@ func (v *labLanes) rungAt(k int, a ui.Axis) (x, y float64, ok bool) {
 	for _, st := range v.stacks {
 		if k >= st[0] && k < st[1] {
 			step := min(rungStep, (stackBot-stackTop)/float64(st[1]-st[0]-1))
-			return a.X(v.hist[k].At), stackBot - float64(k-st[0])*step, true
+			return a.X(v.hist[st[0]].At), stackBot - float64(k-st[0])*step, true
 		}
 	}
 	return 0, 0, false

@@ -52,6 +52,7 @@ type labLanes struct {
 	okCol  [nCols]int32
 	noCol  [nCols]int32
 	stacks [][2]int // the history's [i, j) of each burst drawn as a stack
+	counts []int    // the columns whose burst is drawn as marks with counts
 	totals *totalsSnap
 	totAt  time.Time
 	totVer uint64
@@ -203,6 +204,7 @@ func (v *labLanes) legend(l *sim.Lab, setup sim.Setup, rmax float64) app.UI {
 		app.Elem("span").Class("key no").Text("✕ denied"),
 		app.Elem("span").Class("key worst").Text("▮ worst-case stretch (all clients)"),
 		app.Elem("span").Class("key stack").Text("≡ a burst at one instant: one bar per request"),
+		app.Elem("span").Class("key stack").Text("×25 a burst too tall to stack: its count"),
 		app.Elem("span").Class("key offered").Text("— offered rate (all clients)"),
 		app.Elem("span").Class("key admitted").Text("— admitted rate (all clients)"),
 		app.Elem("span").Class("key tok").Text("— state of one client (tokens, level, count)"),

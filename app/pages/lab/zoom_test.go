@@ -1,11 +1,14 @@
 package lab
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/app/ui"
+	"github.com/ratelab/ratelab/app/ui/uitest"
 )
 
 const ms = time.Millisecond
@@ -73,8 +76,8 @@ func TestEdgeAttackStacks(t *testing.T) {
 	}
 }
 
-// TestStacksMergeMixedColumns: requests at several instants of one column
-// are one mark per kind, as unzoomed; a burst taller than the strip too.
+// TestStacksMergeMixedColumns: a column whose bursts are taller than the
+// strip is one mark per kind, with its count.
 func TestStacksMergeMixedColumns(t *testing.T) {
 	v := edgeLanes(t)
 	// 30 s on 600 units, 20 units a second: the bursts at b − 10 ms and b
@@ -83,6 +86,11 @@ func TestStacksMergeMixedColumns(t *testing.T) {
 	ok, _, okStack, _ := marksOf(v, 0, ui.Axis{X0: 0, X1: laneW, From: 0, To: 30 * time.Second})
 	if got := strings.Join(ok, " "); len(okStack) != 40 || got != "M16 22l2.5 3.5l5-7 M97 22l2.5 3.5l5-7 M136 22l2.5 3.5l5-7" {
 		t.Errorf("0–30 s: %d rungs, ✓ %q; want 40 and the columns 6, 33 and 46", len(okStack), got)
+	}
+	// Each of those columns holds two bursts of 10, too tall for one stack:
+	// its count says 20.
+	if fmt.Sprint(v.counts) != "[6 33 46]" || v.okCol[6] != 20 || v.okCol[33] != 20 || v.okCol[46] != 20 {
+		t.Errorf("counted columns %v (✓ %d, %d, %d); want [6 33 46], 20 each", v.counts, v.okCol[6], v.okCol[33], v.okCol[46])
 	}
 }
 
@@ -134,5 +142,47 @@ func TestLabZoomWindow(t *testing.T) {
 	v.ApplyZoom(ui.ZoomAction{Factor: 1e-9}, 0.5)
 	if w := v.M.zoom.window(l); w.Span() != 19500*time.Microsecond {
 		t.Errorf("at 390 px: span %v, want 19.5ms", w.Span())
+	}
+}
+
+// TestBurstsUnzoomedSayHowMany: unzoomed (0–10 s, a column is 50 ms), a
+// burst of 10 at 1.010 s in the column of a request at 1.000 s is a stack
+// of 11 rungs, as zoomed; a burst of 25 at 5 s (10 allowed, 15 denied) is
+// one ✓ and one ✕ with their counts, ×10 and ×15; requests at several
+// instants without a burst stay one mark without a count.
+func TestBurstsUnzoomedSayHowMany(t *testing.T) {
+	v := &labLanes{M: newLabModel()}
+	rec := func(at time.Duration, allowed bool, n int) {
+		for range n {
+			v.hist = append(v.hist, sim.Record{At: at, Allowed: allowed, N: 1})
+		}
+	}
+	rec(1000*ms, true, 1)
+	rec(1010*ms, true, 10)
+	rec(3000*ms, true, 1)
+	rec(3020*ms, false, 1)
+	rec(5000*ms, true, 10)
+	rec(5000*ms, false, 15)
+	a := ui.Axis{X0: 0, X1: laneW, From: 0, To: 10 * time.Second}
+	ok, no, okStack, noStack := v.markPaths(a)
+	if ok != "M178 22l2.5 3.5l5-7M298 22l2.5 3.5l5-7" || no != "M178.5 37l6 6m0-6l-6 6M298.5 37l6 6m0-6l-6 6" {
+		t.Errorf("marks: ✓ %q, ✕ %q", ok, no)
+	}
+	if n := strings.Count(okStack, "M"); n != 11 || noStack != "" || !strings.HasPrefix(okStack, "M56 52h8M56 48h8") {
+		t.Errorf("the burst at 1.010 s with 1.000 s: %d rungs %q, denied %q; want 11 at x = 56 (1.000 s)", n, okStack, noStack)
+	}
+	if x, y, ok := v.rungAt(5, a); !ok || x != 60 || y != 32 {
+		t.Errorf("rung of the 6th request: (%v, %v, %v), want (60, 32, true): the stack's x", x, y, ok)
+	}
+	// go-app writes an element's attributes in no set order.
+	got := strings.ReplaceAll(uitest.Mount(t, v.countLabels("lane-0")), "\n", "")
+	for _, want := range []string{`<g id="lane-0-counts"><text `, `>×10</text><text `, `>×15</text></g>`,
+		`x="307.5" y="22.0"`, `x="307.5" y="40.0"`, `fill="#1a7f37"`, `fill="#cf222e"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("counts %s: no %s", got, want)
+		}
+	}
+	if n := strings.Count(got, "<text"); n != 2 {
+		t.Errorf("counts %s: %d labels, want 2", got, n)
 	}
 }
