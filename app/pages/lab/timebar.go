@@ -84,6 +84,7 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 				app.Elem("span").ID("lab-clock-behind").Class("hint").Text("slower than "+units.Num(speed)+"×: more requests are due than the browser decides in real time"),
 			),
 			app.Elem("button").ID("lab-pause").Class("btn").Attr("aria-pressed", paused).Text(pause).OnClick(v.onPause),
+			v.quickSend(),
 			app.Elem("button").ID("step-request").Class("btn").Title("Pause and decide the next request alone").Text("Step 1 request").OnClick(v.onStepRequest),
 			app.Elem("button").ID("step-100ms").Class("btn").Title("Move the clock forward by 100 ms").Text("+100 ms").OnClick(v.step(100*time.Millisecond)),
 			app.Elem("button").ID("step-1s").Class("btn").Title("Move the clock forward by 1 s").Text("+1 s").OnClick(v.step(time.Second)),
@@ -105,7 +106,7 @@ func (v *labLanes) timebar(l *sim.Lab) app.UI {
 			).ElseIf(m.dropped != "",
 				app.Elem("span").ID("scrub-label").Class("hint").Text(m.dropped+"; drag back to see every lane as it was"),
 			).Else(
-				app.Elem("span").ID("scrub-label").Class("hint").Text("drag back to see every lane as it was"),
+				app.Elem("span").ID("scrub-label").Class("hint scrub-hint").Text("drag back to see every lane as it was"),
 			),
 		),
 		ui.ErrorLine(m.errs, "clock"),
@@ -184,4 +185,19 @@ func (v *labLanes) step(d time.Duration) app.EventHandler {
 		m.setErr("clock", m.lab.Step(d))
 		m.changed()
 	}
+}
+
+// quickSend is Send and Burst ×N beside the clock, for where the Traffic
+// card is not beside the lanes (web/layout.css shows them there only): on
+// a narrow screen the setup is behind its button, and presenting it is
+// under the lanes. They send as the Traffic card's do, as its client.
+func (v *labLanes) quickSend() app.UI {
+	m := v.M
+	as := m.fireClient()
+	return app.Elem("span").Class("quick-send").Body(
+		app.Elem("button").ID("lab-send").Class("btn primary").Title("Send a request as "+as+" (Space)").Attr("aria-label", "Send a request as "+as).Text("Send").
+			OnClick(func(ctx app.Context, e app.Event) { m.fire(1) }),
+		app.Elem("button").ID("lab-burst").Class("btn").Title("Send "+strconv.Itoa(m.burstN)+" requests at once as "+as).Text("Burst ×"+strconv.Itoa(m.burstN)).
+			OnClick(func(ctx app.Context, e app.Event) { m.fire(m.burstN) }),
+	)
 }
