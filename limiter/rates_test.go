@@ -124,10 +124,7 @@ func TestEveryRateAndBurst(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			all, _ := s.AllowN(0, tc.burst)
-			look, _ := s.AllowN(tc.at, 0)
-			over, _ := s.AllowN(tc.at, tc.back+1)
-			got, _ := s.AllowN(tc.at, tc.back)
+			all, look, over, got := refillAt(s, tc.burst, tc.at, tc.back)
 			if !all.Allowed || all.ResetAfter != tc.reset || look.Remaining != tc.back ||
 				over.Allowed || over.RetryAfter != tc.retry || !got.Allowed || got.Remaining != 0 {
 				t.Errorf("%s: spent %+v; at %v: %+v, n=%d %+v, n=%d %+v; want reset in %v, %d back, retry-after %v",
@@ -135,6 +132,16 @@ func TestEveryRateAndBurst(t *testing.T) {
 			}
 		}
 	}
+}
+
+// refillAt spends fill of s at 0, then at at peeks (n = 0), asks for back+1
+// and then for back, and returns the four decisions.
+func refillAt(s limiter.Strategy, fill int, at time.Duration, back int) (all, look, over, got limiter.Decision) {
+	all, _ = s.AllowN(0, fill)
+	look, _ = s.AllowN(at, 0)
+	over, _ = s.AllowN(at, back+1)
+	got, _ = s.AllowN(at, back)
+	return all, look, over, got
 }
 
 // Below 1e-9 tokens per second the debt is still exact in fractions of a
@@ -277,10 +284,7 @@ func TestEveryLeakIntervalAndCapacity(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		all, _ := s.AllowN(0, tc.capacity)
-		look, _ := s.AllowN(tc.at, 0)
-		over, _ := s.AllowN(tc.at, tc.back+1)
-		got, _ := s.AllowN(tc.at, tc.back)
+		all, look, over, got := refillAt(s, tc.capacity, tc.at, tc.back)
 		if !all.Allowed || all.ResetAfter != tc.reset || all.Delay != tc.delay || look.Remaining != tc.back ||
 			over.Allowed || over.RetryAfter != tc.retry || !got.Allowed || got.Remaining != 0 || got.Delay != tc.backDelay {
 			t.Errorf("%s: filled %+v; at %v: %+v, n=%d %+v, n=%d %+v; want reset in %v, delay %v, %d back, retry-after %v, delay %v",
