@@ -199,6 +199,12 @@ func (m *labModel) edgeAttack() []sim.Client {
 	return []sim.Client{{Name: "mallory", Pattern: m.defaultPattern(sim.PatternEdge), Weight: 1}}
 }
 
+// noisyNeighbour is the noisy neighbour preset: five clients on Poisson
+// traffic at a quarter of the lanes' budget each, c1 at 8× the others.
+func (m *labModel) noisyNeighbour() []sim.Client {
+	return sim.NoisyNeighbour(5, float64(m.budgetL)/m.budgetW.Seconds()/4)
+}
+
 // newClientName returns the first unused name "client-N".
 func newClientName(cs []sim.Client) string {
 	for n := len(cs) + 1; ; n++ {

@@ -75,7 +75,7 @@ func (m *labModel) openPresets(names []string) {
 		case "edge":
 			m.setClients("clients", m.edgeAttack())
 		case "noisy":
-			m.setClients("clients", sim.NoisyNeighbour(5, float64(m.budgetL)/m.budgetW.Seconds()/4))
+			m.setClients("clients", m.noisyNeighbour())
 		default:
 			m.linkErrs = append(m.linkErrs, fmt.Sprintf("link: preset: %s is not a preset; want one of %s; ignored",
 				strconv.Quote(clipKey(name)), strings.Join(presetNames(), ", ")))

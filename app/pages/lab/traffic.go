@@ -111,7 +111,7 @@ func (c *labControls) onAddClient(ctx app.Context, e app.Event) {
 
 func (c *labControls) onNoisyNeighbour(ctx app.Context, e app.Event) {
 	m := c.M
-	m.setClients("clients", sim.NoisyNeighbour(5, float64(m.budgetL)/m.budgetW.Seconds()/4))
+	m.setClients("clients", m.noisyNeighbour())
 }
 
 // tiers: named tiers (a client's tier field picks one), each a multiple of
