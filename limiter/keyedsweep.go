@@ -52,15 +52,26 @@ func (k *Keyed) sweepShard(sh *shard, now, freshAt Instant, max int) int {
 	return evicted
 }
 
-// sweepLocked is sweepShard's scan with sh.mu already held.
+// sweepLocked is sweepShard's scan with sh.mu already held. It examines
+// the keys of sh.clash (almost always none) before those of sh.m, so that
+// they are not left to full sweeps.
 func (k *Keyed) sweepLocked(sh *shard, now, freshAt Instant, max int) int {
 	evicted := 0
-	for key, h := range sh.m {
+	for _, h := range sh.clash {
+		if max == 0 {
+			return evicted
+		}
+		max--
+		if k.evict(sh, k.hash(h.key), h, now, freshAt) {
+			evicted++
+		}
+	}
+	for hash, h := range sh.m {
 		if max == 0 {
 			break
 		}
 		max--
-		if k.evict(sh, key, h, now, freshAt) {
+		if k.evict(sh, hash, h, now, freshAt) {
 			evicted++
 		}
 	}
@@ -103,8 +114,8 @@ func (k *Keyed) sweepAll(sh *shard, now Instant) int {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	evicted, i := 0, 0
-	for key, h := range sh.m {
-		if k.evict(sh, key, h, now, now) {
+	for hash, h := range sh.m {
+		if k.evict(sh, hash, h, now, now) {
 			evicted++
 		}
 		if i++; i%lockBatch == 0 {
@@ -112,12 +123,18 @@ func (k *Keyed) sweepAll(sh *shard, now Instant) int {
 			sh.mu.Lock()
 		}
 	}
+	for _, h := range sh.clash {
+		if k.evict(sh, k.hash(h.key), h, now, now) {
+			evicted++
+		}
+	}
 	return evicted
 }
 
-// evict removes key from sh, with sh.mu held, when it has been idle for
-// IdleTTL at now and is fresh at freshAt.
-func (k *Keyed) evict(sh *shard, key string, h *header, now, freshAt Instant) bool {
+// evict removes h, the entry of a key whose hash is hash, from sh, with
+// sh.mu held, when it has been idle for IdleTTL at now and is fresh at
+// freshAt.
+func (k *Keyed) evict(sh *shard, hash uint64, h *header, now, freshAt Instant) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.evicted { // by another sweep, since this one's iteration began
@@ -129,10 +146,7 @@ func (k *Keyed) evict(sh *shard, key string, h *header, now, freshAt Instant) bo
 	idle := latest == minInstant || now-latest >= k.ttl
 	if idle && h.freshLocked(freshAt) {
 		h.evicted = true
-		delete(sh.m, key)
-		if sh.rebuilt != nil {
-			delete(sh.rebuilt, key)
-		}
+		sh.remove(hash, h)
 		return true
 	}
 	return false
@@ -150,10 +164,10 @@ func (sh *shard) rebuild() {
 	if sh.rebuilt != nil || sh.peak < minRebuildPeak || len(sh.m) >= sh.peak/shrinkRatio {
 		return
 	}
-	sh.rebuilt = make(map[string]*header, len(sh.m))
+	sh.rebuilt = make(map[uint64]*header, len(sh.m))
 	i := 0
-	for key, h := range sh.m {
-		sh.rebuilt[key] = h
+	for hash, h := range sh.m {
+		sh.rebuilt[hash] = h
 		if i++; i%lockBatch == 0 {
 			sh.mu.Unlock()
 			sh.mu.Lock()

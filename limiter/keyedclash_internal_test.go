@@ -1,0 +1,92 @@
+package limiter
+
+import (
+	"testing"
+	"time"
+)
+
+// sharedHashKeyed returns a Keyed of token buckets (1 token/s, burst 2)
+// whose keys all hash to 0: every key is in one shard under one hash, as
+// keys whose 64-bit hashes collide would be.
+func sharedHashKeyed(t *testing.T, opts KeyedOptions) *Keyed {
+	t.Helper()
+	k, err := NewKeyed(func(string) (Strategy, error) { return NewTokenBucket(1, 2) }, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.hashMask = 0
+	return k
+}
+
+func clashAllow(t *testing.T, k *Keyed, now Instant, key string, n int, allowed bool, remaining int) {
+	t.Helper()
+	d, err := k.AllowNAt(now, key, n)
+	if err != nil || d.Allowed != allowed || d.Remaining != remaining {
+		t.Fatalf("%s: %d at %v: %+v, %v; want allowed %v, remaining %d", key, n, now, d, err, allowed, remaining)
+	}
+}
+
+func clashTokens(t *testing.T, k *Keyed, now Instant, key string, held bool, tokens float64) {
+	t.Helper()
+	s, ok := k.State(now, key)
+	if ok != held || s.Tokens != tokens {
+		t.Fatalf("%s at %v: held %v, %+v; want held %v, %v tokens", key, now, ok, s, held, tokens)
+	}
+}
+
+// Keys that share a hash never share state: each decides on its own bucket,
+// is evicted on its own, and a key created after the first holder of the
+// hash was evicted is told apart from those still held.
+func TestKeyedKeysSharingAHash(t *testing.T) {
+	k := sharedHashKeyed(t, KeyedOptions{SweepEvery: -1})
+	clashAllow(t, k, 0, "a", 1, true, 1) // fresh again at 1 s
+	clashAllow(t, k, 0, "b", 2, true, 0) // fresh again at 2 s
+	clashAllow(t, k, 0, "b", 1, false, 0)
+	clashAllow(t, k, 0, "c", 2, true, 0)
+	clashAllow(t, k, 0, "a", 1, true, 0)
+	if n := k.Len(); n != 3 {
+		t.Fatalf("Len %d; want 3", n)
+	}
+	clashTokens(t, k, time.Second, "a", true, 1)
+	clashTokens(t, k, time.Second, "b", true, 1)
+	clashTokens(t, k, time.Second, "c", true, 1)
+	// At 2 s all three are fresh again; "b" and "c" spend at 1.5 s first.
+	clashAllow(t, k, 1500*time.Millisecond, "b", 1, true, 0)
+	clashAllow(t, k, 1500*time.Millisecond, "c", 1, true, 0)
+	if n := k.Sweep(2 * time.Second); n != 1 {
+		t.Fatalf("Sweep at 2 s evicted %d; want 1 (a)", n)
+	}
+	clashTokens(t, k, 2*time.Second, "a", false, 0)
+	clashTokens(t, k, 2*time.Second, "b", true, 1)
+	clashTokens(t, k, 2*time.Second, "c", true, 1)
+	// A new key, and "a" again, start full and leave "b" and "c" as they were.
+	clashAllow(t, k, 2*time.Second, "d", 1, true, 1)
+	clashAllow(t, k, 2*time.Second, "a", 2, true, 0)
+	clashTokens(t, k, 2*time.Second, "b", true, 1)
+	clashTokens(t, k, 2*time.Second, "d", true, 1)
+	if n := k.Len(); n != 4 {
+		t.Fatalf("Len %d; want 4", n)
+	}
+	if n := k.Sweep(4 * time.Second); n != 4 {
+		t.Fatalf("Sweep at 4 s evicted %d; want 4", n)
+	}
+	if n := k.Len(); n != 0 {
+		t.Fatalf("Len after Sweep %d; want 0", n)
+	}
+}
+
+// The amortised sweep reaches keys that share a hash: a new key's own
+// sweep examines 2 keys of its shard, and here both hold the new key's hash.
+func TestKeyedAmortisedSweepOfKeysSharingAHash(t *testing.T) {
+	k := sharedHashKeyed(t, KeyedOptions{})
+	clashAllow(t, k, 0, "x", 1, true, 1) // fresh again at 1 s
+	clashAllow(t, k, 0, "y", 1, true, 1)
+	// At 2 s, x and y have been fresh for EvictionSlack (1 s).
+	clashAllow(t, k, 2*time.Second, "z", 1, true, 1)
+	if n := k.Len(); n != 1 {
+		t.Fatalf("Len %d; want 1 (x and y evicted when z was created)", n)
+	}
+	clashTokens(t, k, 2*time.Second, "x", false, 0)
+	clashTokens(t, k, 2*time.Second, "y", false, 0)
+	clashTokens(t, k, 2*time.Second, "z", true, 1)
+}
