@@ -16,7 +16,7 @@ type Factory func(key string) (Strategy, error)
 
 // Keyed holds one strategy per key (client, API token, IP, client +
 // endpoint), created on first use from a Factory. It is safe for concurrent
-// use: keys live in a sharded map and each key has its own lock, so requests
+// use: keys live in a sharded hash table and each key has its own lock, so requests
 // for unrelated keys never wait on each other, and two concurrent first
 // requests for one key share one strategy. The factory runs with no lock
 // held (it may be slow, or call the Keyed itself); for two concurrent first
@@ -36,16 +36,18 @@ type Factory func(key string) (Strategy, error)
 // to that long before the sweeping one decides as if its key had never been
 // evicted. Sweep keeps no margin (see there).
 //
-// Memory: the strategies of this package are held directly as map entries
+// Memory: the strategies of this package are held directly as table entries
 // (their lock is the key's lock, and they hold the key), and token buckets,
 // GCRA and leaky buckets of one tier share their immutable parameters, so an
-// idle token bucket, GCRA or leaky bucket key costs a 16-byte map slot (the
-// key's 64-bit hash and a pointer: the key is hashed once per request) and
-// a 64-byte state, one cache line (GCRA keeps its exact TAT as a lead over
-// its latest instant; 8 bytes more would fall in Go's 80-byte size class). Go's maps keep the slots of deleted
-// entries, so a sweep that leaves a shard under a quarter of the most keys
-// it has held rebuilds that shard's map: after a sweep of idle keys the heap
-// returns to what the keys still held need.
+// idle token bucket, GCRA or leaky bucket key costs a 64-byte state, one
+// cache line (GCRA keeps its exact TAT as a lead over its latest instant; 8
+// bytes more would fall in Go's 80-byte size class), and its table slots:
+// 16 bytes (the key's 64-bit hash and a pointer) at a load of 7/12 to 7/8,
+// 18 to 27 bytes a key. A shard's table grows by 1.5× at once, with the
+// shard's lock held (for a shard of 15,000 keys, a copy of 15,000 slots).
+// Removed entries keep their slots, so a sweep that leaves a shard under a
+// quarter of the most keys it has held rebuilds that shard's table: after a
+// sweep of idle keys the heap returns to what the keys still held need.
 //
 // Create one with [NewKeyed]: the zero value is not usable.
 type Keyed struct {
@@ -70,65 +72,38 @@ const (
 )
 
 // A shard finds a key's entry by the key's 64-bit hash, the one that picked
-// the shard: m is keyed by that hash, so a request hashes its key once, and
-// m's slots (16 bytes) hold no string to compare. The entry's key tells
-// apart keys that share a hash: the first key created for a hash goes to m,
-// and a key whose hash m already holds for another key goes to clash, by
-// its string. With a random seed per Keyed, clash stays empty (nil) except
-// for a key in about 2^64/keys, but it keeps two such keys apart.
+// the shard, in its table (keyedtable.go), so a request hashes its key once;
+// the entry's key tells apart keys that share a hash.
 type shard struct {
-	mu    sync.RWMutex
-	m     map[uint64]*header
-	clash map[string]*header
-	// rebuilt is, while a rebuild copies m's keys in batches, the map that
-	// replaces m (keys created or evicted meanwhile go to both); nil
+	mu  sync.RWMutex
+	tab table
+	// rebuilt is, while a rebuild copies tab's keys in batches, the table
+	// that replaces tab (keys created or evicted meanwhile go to both); nil
 	// otherwise. See rebuild.
-	rebuilt map[uint64]*header
-	peak    int // most keys m has held: a sweep that leaves far fewer rebuilds it
+	rebuilt *table
+	peak    int // most keys tab has held: a sweep that leaves far fewer rebuilds it
 	// ops counts the requests to this shard for the amortised sweep. It is
-	// kept per shard, on the line whose lock every request already writes,
+	// kept per shard, on the lines whose lock every request already writes,
 	// so that requests on different cores do not all write one shared word
 	// beside the fields every request reads.
 	ops atomic.Uint64
-}
-
-// lookup returns the entry of key, whose hash is hash, with sh.mu held
-// (read or write), or nil when sh holds none.
-func (sh *shard) lookup(hash uint64, key string) *header {
-	if h := sh.m[hash]; h != nil && h.key == key {
-		return h
-	}
-	if sh.clash == nil {
-		return nil
-	}
-	return sh.clash[key]
+	_   [40]byte // one shard per two 64-byte cache lines
 }
 
 // insert adds h, the entry of a key that sh does not hold, with sh.mu held.
 func (sh *shard) insert(hash uint64, h *header) {
-	if sh.m[hash] != nil {
-		if sh.clash == nil {
-			sh.clash = make(map[string]*header)
-		}
-		sh.clash[h.key] = h
-		return
-	}
-	sh.m[hash] = h
-	sh.peak = max(sh.peak, len(sh.m))
+	sh.tab.insert(hash, h)
+	sh.peak = max(sh.peak, sh.tab.live)
 	if sh.rebuilt != nil {
-		sh.rebuilt[hash] = h
+		sh.rebuilt.insert(hash, h)
 	}
 }
 
-// remove deletes h, held in sh under hash, with sh.mu held.
+// remove removes h, held in sh under hash, with sh.mu held.
 func (sh *shard) remove(hash uint64, h *header) {
-	if sh.m[hash] != h {
-		delete(sh.clash, h.key)
-		return
-	}
-	delete(sh.m, hash)
+	sh.tab.remove(hash, h)
 	if sh.rebuilt != nil {
-		delete(sh.rebuilt, hash)
+		sh.rebuilt.remove(hash, h)
 	}
 }
 
@@ -295,9 +270,6 @@ func NewKeyed(factory Factory, opts KeyedOptions) (*Keyed, error) {
 	if k.clock == nil {
 		k.clock = NewMonotonicClock()
 	}
-	for i := range k.shards {
-		k.shards[i].m = make(map[uint64]*header)
-	}
 	return k, nil
 }
 
@@ -320,7 +292,7 @@ func (k *Keyed) AllowNAt(now Instant, key string, n int) (Decision, error) {
 	sh := &k.shards[hash%numShards]
 	for {
 		sh.mu.RLock()
-		h := sh.lookup(hash, key)
+		h := sh.tab.lookup(hash, key)
 		sh.mu.RUnlock()
 		if h == nil {
 			var err error
@@ -429,7 +401,7 @@ func (k *Keyed) State(now Instant, key string) (State, bool) {
 }
 
 // hash returns the hash by which key is found: its low bits pick the shard,
-// and the shard's map is keyed by all of it.
+// and the shard's table is keyed by all of it.
 func (k *Keyed) hash(key string) uint64 { return maphash.String(k.seed, key) & k.hashMask }
 
 // create returns the entry of a key not found, creating it from the factory.
@@ -448,7 +420,7 @@ func (k *Keyed) create(sh *shard, hash uint64, now Instant, key string) (*header
 	}
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	if h := sh.lookup(hash, key); h != nil {
+	if h := sh.tab.lookup(hash, key); h != nil {
 		return h, nil
 	}
 	if k.every > 0 {
@@ -469,7 +441,7 @@ func (k *Keyed) Len() int {
 	for i := range k.shards {
 		sh := &k.shards[i]
 		sh.mu.RLock()
-		n += len(sh.m) + len(sh.clash)
+		n += sh.tab.live
 		sh.mu.RUnlock()
 	}
 	return n

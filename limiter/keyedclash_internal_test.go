@@ -1,6 +1,7 @@
 package limiter
 
 import (
+	"strconv"
 	"testing"
 	"time"
 )
@@ -89,4 +90,37 @@ func TestKeyedAmortisedSweepOfKeysSharingAHash(t *testing.T) {
 	clashTokens(t, k, 2*time.Second, "x", false, 0)
 	clashTokens(t, k, 2*time.Second, "y", false, 0)
 	clashTokens(t, k, 2*time.Second, "z", true, 1)
+}
+
+// 1000 keys on one hash: the shard's table grows with all of them in one
+// probe run, a Sweep removes 800 (those fresh again) and rebuilds the table
+// (200 held, under a quarter of the peak), and each key held keeps its
+// state through both; a removed key comes back full.
+func TestKeyedTableOfKeysSharingAHash(t *testing.T) {
+	k := sharedHashKeyed(t, KeyedOptions{SweepEvery: -1})
+	key := func(i int) string { return "k" + strconv.Itoa(i) }
+	for i := range 1000 {
+		n := 1
+		if i%5 == 0 {
+			n = 2 // empty: fresh again at 2 s
+		}
+		clashAllow(t, k, 0, key(i), n, true, 2-n)
+	}
+	if n := k.Sweep(time.Second); n != 800 {
+		t.Fatalf("Sweep at 1 s evicted %d; want 800", n)
+	}
+	if n, size := k.Len(), len(k.shards[0].tab.slots); n != 200 || size != newTableSize(200) {
+		t.Fatalf("Len %d, table of %d slots; want 200, %d (rebuilt)", n, size, newTableSize(200))
+	}
+	for i := range 1000 {
+		if i%5 == 0 {
+			clashTokens(t, k, time.Second, key(i), true, 1)
+		} else {
+			clashTokens(t, k, time.Second, key(i), false, 0)
+			clashAllow(t, k, time.Second, key(i), 2, true, 0)
+		}
+	}
+	if n := k.Len(); n != 1000 {
+		t.Fatalf("Len %d; want 1000", n)
+	}
 }

@@ -42,7 +42,7 @@ func (k *Keyed) held(key string) Strategy {
 	hash := k.hash(key)
 	sh := &k.shards[hash%numShards]
 	sh.mu.RLock()
-	h := sh.lookup(hash, key)
+	h := sh.tab.lookup(hash, key)
 	sh.mu.RUnlock()
 	if h == nil {
 		return nil
