@@ -41,9 +41,7 @@ func (k *Keyed) TakeInto(ctx context.Context, key string, n int, limits []Outcom
 func (k *Keyed) held(key string) Strategy {
 	hash := k.hash(key)
 	sh := &k.shards[hash%numShards]
-	sh.mu.RLock()
-	h := sh.tab.lookup(hash, key)
-	sh.mu.RUnlock()
+	h := sh.find(hash, key)
 	if h == nil {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // sharedHashKeyed returns a Keyed of token buckets (1 token/s, burst 2)
@@ -24,6 +25,22 @@ func clashAllow(t *testing.T, k *Keyed, now Instant, key string, n int, allowed 
 	d, err := k.AllowNAt(now, key, n)
 	if err != nil || d.Allowed != allowed || d.Remaining != remaining {
 		t.Fatalf("%s: %d at %v: %+v, %v; want allowed %v, remaining %d", key, n, now, d, err, allowed, remaining)
+	}
+}
+
+// checkPublished fails unless every shard publishes its table's slots to
+// the requests that read them without a lock.
+func checkPublished(t *testing.T, k *Keyed) {
+	t.Helper()
+	for i := range k.shards {
+		sh := &k.shards[i]
+		p := sh.slots.Load()
+		if len(sh.tab.slots) == 0 && p == nil {
+			continue
+		}
+		if p == nil || unsafe.SliceData(*p) != unsafe.SliceData(sh.tab.slots) || len(*p) != len(sh.tab.slots) {
+			t.Fatalf("shard %d: requests read other slots than its table's %d", i, len(sh.tab.slots))
+		}
 	}
 }
 
@@ -112,6 +129,7 @@ func TestKeyedTableOfKeysSharingAHash(t *testing.T) {
 	if n, size := k.Len(), len(k.shards[0].tab.slots); n != 200 || size != newTableSize(200) {
 		t.Fatalf("Len %d, table of %d slots; want 200, %d (rebuilt)", n, size, newTableSize(200))
 	}
+	checkPublished(t, k)
 	for i := range 1000 {
 		if i%5 == 0 {
 			clashTokens(t, k, time.Second, key(i), true, 1)
@@ -122,5 +140,47 @@ func TestKeyedTableOfKeysSharingAHash(t *testing.T) {
 	}
 	if n := k.Len(); n != 1000 {
 		t.Fatalf("Len %d; want 1000", n)
+	}
+}
+
+// Requests read a shard's table with no lock while other requests create
+// keys, which grows every shard's table several times: each request finds
+// its key's own bucket (none is missed and created again, which would admit
+// it, and none is another key's).
+func TestKeyedFindsKeysWhileTablesGrow(t *testing.T) {
+	k, err := NewKeyed(func(string) (Strategy, error) { return NewTokenBucket(1e-3, 2) }, KeyedOptions{SweepEvery: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const old, grown = 1000, 30_000
+	for i := range old {
+		clashAllow(t, k, 0, "old-"+strconv.Itoa(i), 2, true, 0) // empty for 1000 s
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range grown {
+			if _, err := k.AllowNAt(0, "new-"+strconv.Itoa(i), 1); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for round := 0; ; round++ {
+		for i := range old {
+			d, err := k.AllowNAt(0, "old-"+strconv.Itoa(i), 1)
+			if err != nil || d.Allowed || d.Remaining != 0 {
+				t.Fatalf("round %d, old-%d: %+v, %v; want denied, remaining 0", round, i, d, err)
+			}
+		}
+		select {
+		case <-done:
+			if n := k.Len(); n != old+grown {
+				t.Fatalf("Len %d; want %d", n, old+grown)
+			}
+			checkPublished(t, k)
+			return
+		default:
+		}
 	}
 }
