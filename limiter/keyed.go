@@ -75,49 +75,24 @@ const (
 // the shard, in its table (keyedtable.go), so a request hashes its key once;
 // the entry's key tells apart keys that share a hash.
 type shard struct {
-	// slots is what requests read, with no lock: sh.tab's slots, published
-	// again whenever tab's slots are replaced (see keyedtable.go).
-	slots atomic.Pointer[[]slot]
-	mu    sync.Mutex // held to change tab (and rebuilt), never to read it
-	tab   table
+	mu  sync.RWMutex
+	tab table
 	// rebuilt is, while a rebuild copies tab's keys in batches, the table
 	// that replaces tab (keys created or evicted meanwhile go to both); nil
 	// otherwise. See rebuild.
 	rebuilt *table
 	peak    int // most keys tab has held: a sweep that leaves far fewer rebuilds it
 	// ops counts the requests to this shard for the amortised sweep. It is
-	// kept per shard, on the line after slots, so that requests on
-	// different cores do not all write one shared word, nor the word every
-	// request to this shard reads.
+	// kept per shard, on the lines whose lock every request already writes,
+	// so that requests on different cores do not all write one shared word
+	// beside the fields every request reads.
 	ops atomic.Uint64
-	_   [48]byte // one shard per two 64-byte cache lines
-}
-
-// find returns the entry of key, whose hash is hash, without sh.mu: an
-// entry found may have been evicted since (its evicted flag says so), and a
-// key not found may have been created since (create looks again, holding
-// sh.mu).
-func (sh *shard) find(hash uint64, key string) *header {
-	p := sh.slots.Load()
-	if p == nil {
-		return nil
-	}
-	return lookup(*p, hash, key)
-}
-
-// publish makes sh.tab's slots those that find reads, with sh.mu held.
-func (sh *shard) publish() {
-	slots := sh.tab.slots
-	sh.slots.Store(&slots)
+	_   [40]byte // one shard per two 64-byte cache lines
 }
 
 // insert adds h, the entry of a key that sh does not hold, with sh.mu held.
 func (sh *shard) insert(hash uint64, h *header) {
-	before := unsafe.SliceData(sh.tab.slots)
 	sh.tab.insert(hash, h)
-	if unsafe.SliceData(sh.tab.slots) != before { // grown
-		sh.publish()
-	}
 	sh.peak = max(sh.peak, sh.tab.live)
 	if sh.rebuilt != nil {
 		sh.rebuilt.insert(hash, h)
@@ -316,7 +291,9 @@ func (k *Keyed) AllowNAt(now Instant, key string, n int) (Decision, error) {
 	hash := k.hash(key)
 	sh := &k.shards[hash%numShards]
 	for {
-		h := sh.find(hash, key)
+		sh.mu.RLock()
+		h := sh.tab.lookup(hash, key)
+		sh.mu.RUnlock()
 		if h == nil {
 			var err error
 			if h, err = k.create(sh, hash, now, key); err != nil {
@@ -463,9 +440,9 @@ func (k *Keyed) Len() int {
 	n := 0
 	for i := range k.shards {
 		sh := &k.shards[i]
-		sh.mu.Lock()
+		sh.mu.RLock()
 		n += sh.tab.live
-		sh.mu.Unlock()
+		sh.mu.RUnlock()
 	}
 	return n
 }

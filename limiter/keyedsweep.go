@@ -68,9 +68,9 @@ func (k *Keyed) sweepLocked(sh *shard, now, freshAt Instant, max int) int {
 	evicted := 0
 	i := rand.IntN(n)
 	for read := 0; read < n && read < 8*max && max > 0; read++ {
-		if h := slots[i].h.Load(); h != nil && h != deleted {
+		if s := slots[i]; s.h != nil && s.h != deleted {
 			max--
-			if k.evict(sh, slots[i].hash.Load(), h, now, freshAt) {
+			if k.evict(sh, s.hash, s.h, now, freshAt) {
 				evicted++
 			}
 		}
@@ -119,7 +119,7 @@ func (k *Keyed) sweepAll(sh *shard, now Instant) int {
 	evicted := 0
 	slots := sh.tab.slots
 	for i := range slots {
-		if h := slots[i].h.Load(); h != nil && h != deleted && k.evict(sh, slots[i].hash.Load(), h, now, now) {
+		if s := slots[i]; s.h != nil && s.h != deleted && k.evict(sh, s.hash, s.h, now, now) {
 			evicted++
 		}
 		if (i+1)%lockBatch == 0 {
@@ -168,9 +168,9 @@ func (sh *shard) rebuild() {
 	sh.rebuilt = &table{slots: make([]slot, newTableSize(sh.tab.live))}
 	slots := sh.tab.slots
 	for i := range slots {
-		h, hash := slots[i].h.Load(), slots[i].hash.Load()
-		if h != nil && h != deleted && !h.evicted && !sh.rebuilt.holds(hash, h) {
-			sh.rebuilt.insert(hash, h)
+		s := slots[i]
+		if s.h != nil && s.h != deleted && !s.h.evicted && !sh.rebuilt.holds(s.hash, s.h) {
+			sh.rebuilt.insert(s.hash, s.h)
 		}
 		if (i+1)%lockBatch == 0 {
 			sh.mu.Unlock()
@@ -178,5 +178,4 @@ func (sh *shard) rebuild() {
 		}
 	}
 	sh.tab, sh.rebuilt, sh.peak = *sh.rebuilt, nil, sh.rebuilt.live
-	sh.publish()
 }

@@ -1,7 +1,5 @@
 package limiter
 
-import "sync/atomic"
-
 // A shard's keys: an open-addressing hash table with linear probing
 // (Peterson 1957; Knuth, TAOCP vol. 3, 6.4, algorithm L) from a key's 64-bit
 // hash to its entry. A Go map would do, but a request to one of a million
@@ -16,18 +14,10 @@ import "sync/atomic"
 // table is replaced, so a scan by index that releases the shard's lock
 // between batches still meets every entry held throughout (on the slice it
 // started with, if the table was replaced meanwhile).
-//
-// Requests read a shard's slots without its lock (see shard.find): slots
-// are read and written atomically (a plain load on amd64 and arm64), a slot
-// only ever goes from empty to an entry, from an entry to deleted and from
-// deleted to an entry (hash stored before h), and a replaced table's slots
-// are published whole. A reader can so find an entry just removed (its
-// evicted flag says so, under the entry's lock) or miss one just created
-// (it then takes the shard's lock and looks again), never a wrong one.
 
 type slot struct {
-	hash atomic.Uint64
-	h    atomic.Pointer[header]
+	hash uint64
+	h    *header
 }
 
 type table struct {
@@ -50,30 +40,26 @@ const (
 
 func newTableSize(n int) int { return max(minTableSize, (n*12+6)/7) }
 
-// home is the first slot probed for hash in a table of n slots: the hash's
-// high 32 bits scaled to n (Lemire's multiply-shift reduction), so any size
-// works and the low bits, which picked the shard, are not used again.
-func home(hash uint64, n int) int {
-	return int((hash >> 32) * uint64(n) >> 32)
+// home is the first slot probed for hash: the hash's high 32 bits scaled to
+// the table's size (Lemire's multiply-shift reduction), so any size works
+// and the low bits, which picked the shard, are not used again.
+func (t *table) home(hash uint64) int {
+	return int((hash >> 32) * uint64(len(t.slots)) >> 32)
 }
 
 // lookup returns the entry of key, whose hash is hash, or nil.
-func (t *table) lookup(hash uint64, key string) *header { return lookup(t.slots, hash, key) }
-
-// lookup returns the entry of key, whose hash is hash, in slots, or nil.
-func lookup(slots []slot, hash uint64, key string) *header {
-	n := len(slots)
+func (t *table) lookup(hash uint64, key string) *header {
+	n := len(t.slots)
 	if n == 0 {
 		return nil
 	}
-	for i := home(hash, n); ; {
-		s := &slots[i]
-		h := s.h.Load()
-		if h == nil {
+	for i := t.home(hash); ; {
+		s := &t.slots[i]
+		if s.h == nil {
 			return nil
 		}
-		if h != deleted && s.hash.Load() == hash && h.key == key {
-			return h
+		if s.hash == hash && s.h != deleted && s.h.key == key {
+			return s.h
 		}
 		if i++; i == n {
 			i = 0
@@ -87,8 +73,8 @@ func (t *table) holds(hash uint64, h *header) bool {
 	if n == 0 {
 		return false
 	}
-	for i := home(hash, n); t.slots[i].h.Load() != nil; {
-		if t.slots[i].h.Load() == h {
+	for i := t.home(hash); t.slots[i].h != nil; {
+		if t.slots[i].h == h {
 			return true
 		}
 		if i++; i == n {
@@ -104,14 +90,13 @@ func (t *table) insert(hash uint64, h *header) {
 		t.resize(newTableSize(t.live + 1))
 	}
 	n := len(t.slots)
-	for i := home(hash, n); ; {
+	for i := t.home(hash); ; {
 		s := &t.slots[i]
-		if was := s.h.Load(); was == nil || was == deleted {
-			if was == nil {
+		if s.h == nil || s.h == deleted {
+			if s.h == nil {
 				t.used++
 			}
-			s.hash.Store(hash)
-			s.h.Store(h)
+			s.hash, s.h = hash, h
 			t.live++
 			return
 		}
@@ -127,9 +112,9 @@ func (t *table) remove(hash uint64, h *header) bool {
 	if n == 0 {
 		return false
 	}
-	for i := home(hash, n); t.slots[i].h.Load() != nil; {
-		if t.slots[i].h.Load() == h {
-			t.slots[i].h.Store(deleted)
+	for i := t.home(hash); t.slots[i].h != nil; {
+		if t.slots[i].h == h {
+			t.slots[i].h = deleted
 			t.live--
 			return true
 		}
@@ -144,9 +129,9 @@ func (t *table) remove(hash uint64, h *header) bool {
 func (t *table) resize(size int) {
 	old := t.slots
 	*t = table{slots: make([]slot, size)}
-	for i := range old {
-		if h := old[i].h.Load(); h != nil && h != deleted {
-			t.insert(old[i].hash.Load(), h)
+	for _, s := range old {
+		if s.h != nil && s.h != deleted {
+			t.insert(s.hash, s.h)
 		}
 	}
 }

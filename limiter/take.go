@@ -41,7 +41,9 @@ func (k *Keyed) TakeInto(ctx context.Context, key string, n int, limits []Outcom
 func (k *Keyed) held(key string) Strategy {
 	hash := k.hash(key)
 	sh := &k.shards[hash%numShards]
-	h := sh.find(hash, key)
+	sh.mu.RLock()
+	h := sh.tab.lookup(hash, key)
+	sh.mu.RUnlock()
 	if h == nil {
 		return nil
 	}
