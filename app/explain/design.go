@@ -1,6 +1,7 @@
 package explain
 
 import (
+	_ "embed"
 	"fmt"
 	"strings"
 	"time"
@@ -87,31 +88,47 @@ type Reply struct {
 	Err        string
 }
 
-// Serve is the caller: it knows a Keyed and a key, never the strategy.
-func Serve(keyed *limiter.Keyed, now limiter.Instant, key string) Reply {
-	d, err := keyed.AllowNAt(now, key, 1)
-	if err != nil {
-		return Reply{Status: 500, Err: err.Error()}
-	}
-	if !d.Allowed {
-		return Reply{Status: 429, RetryAfter: d.RetryAfter}
-	}
-	return Reply{Status: 200, Remaining: d.Remaining}
-}
+// designCode is designcode.go, the caller and the factories of the demos,
+// embedded so that the page shows the very text the demos run.
+//
+//go:embed designcode.go
+var designCode string
 
-// ServeCode is Serve's source as the page shows it, byte for byte
-// (TestDesignCodeIsSource reads it back from this file).
-const ServeCode = `// Serve is the caller: it knows a Keyed and a key, never the strategy.
-func Serve(keyed *limiter.Keyed, now limiter.Instant, key string) Reply {
-	d, err := keyed.AllowNAt(now, key, 1)
-	if err != nil {
-		return Reply{Status: 500, Err: err.Error()}
+// The source the page shows, cut from designcode.go: Serve, Tiers, and
+// EndpointKey with PerEndpoint, each with its doc comment.
+var (
+	ServeCode       = declText(designCode, "Serve", "Serve")
+	TiersCode       = declText(designCode, "Tiers", "Tiers")
+	PerEndpointCode = declText(designCode, "EndpointKey", "PerEndpoint")
+)
+
+// declText is the text of src from the doc comment of function first to
+// the end of function last, for top-level functions, gofmt'd, each with a
+// doc comment: from the line "// first ..." to the "}" that closes last
+// (alone on its line, or the end of a one-line function). It is "" when
+// either is missing. TestDesignCodeIsSource checks its cuts against
+// go/parser's; the page's wasm does without go/parser.
+func declText(src, first, last string) string {
+	doc := strings.Index(src, "\n// "+first+" ")
+	if doc < 0 {
+		return ""
 	}
-	if !d.Allowed {
-		return Reply{Status: 429, RetryAfter: d.RetryAfter}
+	head := strings.Index(src[doc:], "\nfunc "+last+"(")
+	if head < 0 {
+		return ""
 	}
-	return Reply{Status: 200, Remaining: d.Remaining}
-}`
+	head += doc + 1
+	line, _, _ := strings.Cut(src[head:], "\n")
+	end := head + len(line)
+	if strings.HasSuffix(line, "{") {
+		close := strings.Index(src[head:], "\n}\n")
+		if close < 0 {
+			return ""
+		}
+		end = head + close + 2
+	}
+	return src[doc+1 : end]
+}
 
 // OneLimit is the strategy switch's factory: every key gets cfg.
 func OneLimit(cfg limiter.Config) limiter.Factory {
@@ -126,61 +143,6 @@ func OneLimitCode(cfg limiter.Config) string {
 		"\treturn " + goConstructor(cfg) + "\n" +
 		"}, limiter.KeyedOptions{})"
 }
-
-// Tiers is the tiers demo's factory: a key "pro:…" gets pro, any other free.
-func Tiers(free, pro limiter.Config) limiter.Factory {
-	return func(key string) (limiter.Strategy, error) {
-		if strings.HasPrefix(key, "pro:") {
-			return limiter.New(pro)
-		}
-		return limiter.New(free)
-	}
-}
-
-// TiersCode is Tiers' source as the page shows it.
-const TiersCode = `// Tiers is the tiers demo's factory: a key "pro:…" gets pro, any other free.
-func Tiers(free, pro limiter.Config) limiter.Factory {
-	return func(key string) (limiter.Strategy, error) {
-		if strings.HasPrefix(key, "pro:") {
-			return limiter.New(pro)
-		}
-		return limiter.New(free)
-	}
-}`
-
-// EndpointKey is the composite key of a client and an endpoint.
-func EndpointKey(client, endpoint string) string { return client + " " + endpoint }
-
-// PerEndpoint is the composite-key demo's factory: the key is EndpointKey,
-// and each endpoint has its own limit.
-func PerEndpoint(limits map[string]limiter.Config) limiter.Factory {
-	return func(key string) (limiter.Strategy, error) {
-		_, endpoint, _ := strings.Cut(key, " ")
-		cfg, ok := limits[endpoint]
-		if !ok {
-			return nil, fmt.Errorf("endpoint %q has no limit", endpoint)
-		}
-		return limiter.New(cfg)
-	}
-}
-
-// PerEndpointCode is EndpointKey's and PerEndpoint's source as the page
-// shows it.
-const PerEndpointCode = `// EndpointKey is the composite key of a client and an endpoint.
-func EndpointKey(client, endpoint string) string { return client + " " + endpoint }
-
-// PerEndpoint is the composite-key demo's factory: the key is EndpointKey,
-// and each endpoint has its own limit.
-func PerEndpoint(limits map[string]limiter.Config) limiter.Factory {
-	return func(key string) (limiter.Strategy, error) {
-		_, endpoint, _ := strings.Cut(key, " ")
-		cfg, ok := limits[endpoint]
-		if !ok {
-			return nil, fmt.Errorf("endpoint %q has no limit", endpoint)
-		}
-		return limiter.New(cfg)
-	}
-}`
 
 // The design lesson's budgets: the strategy switch at 5 per second, the
 // tiers at 5 and 50 per minute, the endpoints at 5 and 2 per minute.
