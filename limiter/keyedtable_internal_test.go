@@ -1,6 +1,7 @@
 package limiter
 
 import (
+	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -155,6 +156,7 @@ func TestKeyedFindsKeysWhileTablesGrow(t *testing.T) {
 				t.Fatalf("round %d, old-%d: %+v, %v; want denied, remaining 0", round, i, d, err)
 			}
 		}
+		runtime.Gosched() // js/wasm runs one goroutine at a time, and never preempts
 		select {
 		case <-done:
 			if n := k.Len(); n != old+grown {
