@@ -16,8 +16,8 @@ type Factory func(key string) (Strategy, error)
 
 // Keyed holds one strategy per key (client, API token, IP, client +
 // endpoint), created on first use from a Factory. It is safe for concurrent
-// use: keys live in a sharded hash table and each key has its own lock, so requests
-// for unrelated keys never wait on each other, and two concurrent first
+// use: keys live in a sharded hash table and each key has its own lock, so
+// requests for unrelated keys never wait on each other, and two concurrent first
 // requests for one key share one strategy. The factory runs with no lock
 // held (it may be slow, or call the Keyed itself); for two concurrent first
 // requests of one key it may run twice, and only one result is kept.
@@ -83,9 +83,9 @@ type shard struct {
 	rebuilt *table
 	peak    int // most keys tab has held: a sweep that leaves far fewer rebuilds it
 	// ops counts the requests to this shard for the amortised sweep. It is
-	// kept per shard, on the lines whose lock every request already writes,
-	// so that requests on different cores do not all write one shared word
-	// beside the fields every request reads.
+	// kept per shard, so that requests on different cores do not all write
+	// one shared word, and on the shard's second line, away from the lock
+	// and table that every request reads.
 	ops atomic.Uint64
 	_   [40]byte // one shard per two 64-byte cache lines
 }

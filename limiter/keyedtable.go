@@ -5,9 +5,10 @@ package limiter
 // hash to its entry. A Go map would do, but a request to one of a million
 // keys is bound by memory, not by arithmetic: a large Go map finds a key
 // through its directory, a table header and a group (control word, then
-// slot), where this table reads one 16-byte slot (rarely two, at load ≤ 7/8)
-// and then the entry, which holds the key to compare. That is one dependent
-// cache miss fewer per request.
+// slot), where this table reads 16-byte slots from the key's home slot on
+// (1.7 to 4.5 on average between its lowest and highest load, most often
+// within one 64-byte line) and then the entry, which holds the key to
+// compare. That is one dependent cache miss fewer per request.
 //
 // A slot is empty (h nil), deleted (h == deleted: probing goes on past it),
 // or holds an entry and its key's hash. Entries never move but when the
