@@ -2,6 +2,7 @@ package learn
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -146,6 +147,9 @@ func (v *lessonView) onScrub(ctx app.Context, e app.Event) {
 func (v *lessonView) announce() (int, string) {
 	r := v.ensure()
 	seq := r.decisions()
+	if r.lab == nil {
+		seq = r.rowsKnown()
+	}
 	if r.done {
 		seq = -seq - 1
 	}
@@ -484,12 +488,13 @@ func (v *lessonView) table() app.UI {
 }
 
 // cellClass and cellText tell allowed and denied cells by symbol as well as
-// colour.
+// colour: "allowed, …" and the design lesson's "200 (…", "denied, …" and
+// "429 (…".
 func cellClass(c string) string {
 	switch {
-	case len(c) >= 7 && c[:7] == "allowed":
+	case strings.HasPrefix(c, "allowed"), strings.HasPrefix(c, "200 ("):
 		return "ok"
-	case len(c) >= 6 && c[:6] == "denied":
+	case strings.HasPrefix(c, "denied"), strings.HasPrefix(c, "429 ("):
 		return "no"
 	}
 	return ""
