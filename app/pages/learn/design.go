@@ -74,7 +74,8 @@ func (v *designView) diagramSection() app.UI {
 		app.Elem("h3").ID("design-diagram-title").Text("The class diagram: package limiter's own types"),
 		app.Elem("p").Class("hint").Text("Every box is a type of package limiter, with its methods and fields as Go declares them; "+
 			"click a box to read its source file, exactly as this server ships it."),
-		app.Elem("div").Class("design-diagram-wrap").TabIndex(0).Attr("aria-label", "Class diagram, scrollable").Body(diagramSVG()),
+		app.Elem("div").Class("design-diagram-wrap").Body(diagramSVG()),
+		diagramList(),
 		app.Elem("ul").Class("design-legend hint").Body(
 			app.Elem("li").Text("◇── holds: a Keyed holds one Strategy per key (a map, sharded, with a lock per key)."),
 			app.Elem("li").Text("- - ▷ implements: the six strategies satisfy Strategy; nothing else knows which one it has."),

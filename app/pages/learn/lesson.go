@@ -29,6 +29,7 @@ type lessonView struct {
 	started lessonStart
 	race    raceState
 	win     ui.TimeWindow // the pictures' time axis (zoom.go)
+	cardW   float64       // the card's content width in px, 0 until measured (picfit.go)
 	winFor  string        // the lesson win is for
 	run     *lessonRun
 	loop    ui.Frames
@@ -66,6 +67,8 @@ func (v *lessonView) OnMount(ctx app.Context) {
 	browser.InstallKeyGuard()
 	browser.InstallWheelGuard()
 	v.loop.Start(ctx, v, lessonFrame, v.frame)
+	// Measured once the card is in the document, then drawn again for it.
+	ctx.Defer(func(c app.Context) { c.Dispatch(func(app.Context) { v.measure() }) })
 }
 
 // frame moves a playing lesson by the real time elapsed (clamped:
