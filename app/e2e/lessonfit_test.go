@@ -102,7 +102,7 @@ func (p *page) fitsWidth(where, sel string) {
 }
 
 // testDiagramFits: under 840 px of lesson the class diagram is its list of
-// types (the drawing hidden), on a phone with no text under 12 px and
+// types (the drawing and its arrows' legend hidden), on a phone with no text under 12 px and
 // nothing past the window; from there up it is the drawing, its text 12 px
 // or more.
 func testDiagramFits(p *page) {
@@ -112,11 +112,11 @@ func testDiagramFits(p *page) {
 		f := p.openLearn(p.base + "/learn?lesson=" + explain.DesignLessonID)
 		f.waitCount("#design-types > li", len(types))
 		where := s.name + " design"
-		list := f.eval(`String(document.getElementById("design-types").getBoundingClientRect().width > 0) + " " + String(document.getElementById("design-diagram").getBoundingClientRect().width > 0)`)
+		list := f.eval(`String(document.getElementById("design-types").getBoundingClientRect().width > 0) + " " + String(document.getElementById("design-diagram").getBoundingClientRect().width > 0) + " " + String(document.querySelector(".design-legend").getBoundingClientRect().width > 0)`)
 		narrow := f.eval(`String(document.getElementById("design").clientWidth < 840)`) == "true"
 		if narrow {
-			if list != "true false" {
-				p.t.Errorf("%s: list shown, diagram shown: %s; want the list only", where, list)
+			if list != "true false false" {
+				p.t.Errorf("%s: list shown, diagram shown, arrow legend shown: %s; want the list only", where, list)
 			}
 			checkCharts(p.t, where, f.chartSizes("#design-types", "#design-diagram-section", "#design"), 1)
 			f.fitsWidth(where, "#design-diagram-section, #design-diagram-section *")
@@ -130,8 +130,8 @@ func testDiagramFits(p *page) {
 				p.t.Errorf("%s: Strategy links to %q", where, got)
 			}
 		} else {
-			if list != "false true" {
-				p.t.Errorf("%s: list shown, diagram shown: %s; want the diagram only", where, list)
+			if list != "false true true" {
+				p.t.Errorf("%s: list shown, diagram shown, arrow legend shown: %s; want the diagram and its legend", where, list)
 			}
 			checkCharts(p.t, where, f.chartSizes("#design-diagram", "#design-diagram-section", "#design"), 1)
 			f.fitsWidth(where, "#design-diagram-section, #design-diagram-section *")
