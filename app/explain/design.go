@@ -3,6 +3,7 @@ package explain
 import (
 	_ "embed"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -257,7 +258,22 @@ func ReplyText(r Reply) string {
 	return fmt.Sprintf("%d (%s)", r.Status, r.Err)
 }
 
-// BudgetText says a demo budget in words: "5 per 1 min".
+// BudgetText says a demo budget in words: "5 per minute" (units.FormatBudget).
 func BudgetText(limit int, window time.Duration) string {
-	return fmt.Sprintf("%d per %s", limit, units.FormatSpan(window))
+	return units.FormatBudget(limit, window)
+}
+
+// DemoConfigText is a demo's config as the design lesson says it, rates
+// and windows in words: "token bucket: 5 per minute, burst 5"
+// (units.FormatRate; ConfigText writes the library's "0.0833333/s"),
+// "fixed window: 5 per minute" (units.FormatBudget); a leaky bucket as
+// ConfigText writes it ("leaky bucket: capacity 5, leaks 1 per 12 s").
+func DemoConfigText(c limiter.Config) string {
+	switch c.Kind {
+	case limiter.KindTokenBucket, limiter.KindGCRA:
+		return c.Kind.Name() + ": " + units.FormatRate(c.Rate) + ", burst " + strconv.Itoa(c.Burst)
+	case limiter.KindFixedWindow, limiter.KindSlidingWindowLog, limiter.KindSlidingWindowCounter:
+		return c.Kind.Name() + ": " + units.FormatBudget(c.Limit, c.Window)
+	}
+	return ConfigText(c)
 }

@@ -362,3 +362,28 @@ func TestDesignLesson(t *testing.T) {
 		t.Errorf("row 7: %s", got)
 	}
 }
+
+// TestDemoConfigText checks the tiers' configs of every strategy as the
+// design lesson says them: rates and windows in words.
+func TestDemoConfigText(t *testing.T) {
+	want := map[limiter.Kind][2]string{
+		limiter.KindTokenBucket:          {"token bucket: 5 per minute, burst 5", "token bucket: 50 per minute, burst 50"},
+		limiter.KindGCRA:                 {"GCRA: 5 per minute, burst 5", "GCRA: 50 per minute, burst 50"},
+		limiter.KindLeakyBucket:          {"leaky bucket: capacity 5, leaks 1 per 12 s", "leaky bucket: capacity 50, leaks 1 per 1.2 s"},
+		limiter.KindFixedWindow:          {"fixed window: 5 per minute", "fixed window: 50 per minute"},
+		limiter.KindSlidingWindowLog:     {"sliding window log: 5 per minute", "sliding window log: 50 per minute"},
+		limiter.KindSlidingWindowCounter: {"sliding window counter: 5 per minute", "sliding window counter: 50 per minute"},
+	}
+	for _, k := range limiter.Kinds {
+		free, pro := TierConfigs(k)
+		if got := [2]string{DemoConfigText(free), DemoConfigText(pro)}; got != want[k] {
+			t.Errorf("%s: %q, want %q", k, got, want[k])
+		}
+	}
+	if got := DemoConfigText(Budget(limiter.KindTokenBucket, SwitchLimit, SwitchWindow)); got != "token bucket: 5 per second, burst 5" {
+		t.Errorf("switch: %q", got)
+	}
+	if got := BudgetText(UploadLimit, DemoWindow); got != "2 per minute" {
+		t.Errorf("BudgetText: %q", got)
+	}
+}
