@@ -96,7 +96,9 @@ type Store struct {
 	cfg    limiter.Config
 	p      params
 	prefix string
-	consts any // the script's ARGV[2]: the TTL slack and the kind's parameters, packed
+	head   []any   // EVALSHA, the kind's script's SHA1 and its number of keys
+	consts any     // the script's ARGV[2]: the TTL slack and the kind's parameters, packed
+	takes  [16]any // Take's ARGV[1] for n below 16: n alone, packed
 	opts   Options
 	local  *denials
 
@@ -140,7 +142,14 @@ func New(client redis.UniversalClient, c limiter.Config, o Options) (*Store, err
 	}
 	slack := float64((o.TTLSlack + time.Millisecond - 1) / time.Millisecond)
 	s := &Store{client: client, cfg: kindOnly(c), p: p, prefix: o.Prefix, opts: o,
-		consts: string(packDoubles(nil, append([]float64{slack}, p.nums...)...))}
+		consts: string(packDoubles(nil, append([]float64{slack}, p.nums...)...)),
+		head:   []any{"evalsha", p.script.Hash(), "1"}}
+	if p.kind == "swl" {
+		s.head[2] = "2"
+	}
+	for n := range s.takes {
+		s.takes[n] = string(packDoubles(nil, float64(n)))
+	}
 	if o.LocalDeny {
 		if o.LocalKeys == 0 {
 			o.LocalKeys = 10000
@@ -222,12 +231,15 @@ func (s *Store) result(d limiter.Decision) limiter.Result {
 
 // Keys returns the Redis keys that hold key's state.
 func (s *Store) Keys(key string) []string {
-	k := s.prefix + "{" + key + "}:" + s.p.sig
+	k := s.key(key)
 	if s.p.kind == "swl" {
 		return []string{k, k + ":log"}
 	}
 	return []string{k}
 }
+
+// key is the Redis key of key's state.
+func (s *Store) key(key string) string { return s.prefix + "{" + key + "}:" + s.p.sig }
 
 // run calls the script once, within the store's timeout, with n and, when
 // explicit, the instant us as ARGV[1] (see lua/prelude.lua).
@@ -237,13 +249,33 @@ func (s *Store) run(ctx context.Context, explicit bool, us int64, key string, n 
 		ctx, cancel = context.WithTimeout(ctx, s.opts.Timeout)
 		defer cancel()
 	}
-	var buf [16]byte
-	dyn := packDoubles(buf[:0], float64(n))
-	if explicit {
-		dyn = packDoubles(dyn, float64(us))
+	var dyn any
+	if !explicit && n < len(s.takes) {
+		dyn = s.takes[n]
+	} else {
+		var buf [16]byte
+		b := packDoubles(buf[:0], float64(n))
+		if explicit {
+			b = packDoubles(b, float64(us))
+		}
+		dyn = string(b)
 	}
 	s.calls.Add(1)
-	v, err := s.p.script.Run(ctx, s.client, s.Keys(key), string(dyn), s.consts).Text()
+	// EVALSHA as a StringCmd of our own arguments, rather than Script.Run:
+	// the constant arguments are boxed once, in New, and the reply is read
+	// as one string.
+	k := s.key(key)
+	args := append(make([]any, 0, 7), s.head...)
+	args = append(args, k)
+	if s.p.kind == "swl" {
+		args = append(args, k+":log")
+	}
+	cmd := redis.NewStringCmd(ctx, append(args, dyn, s.consts)...)
+	_ = s.client.Process(ctx, cmd)
+	v, err := cmd.Result()
+	if redis.HasErrorPrefix(err, "NOSCRIPT") {
+		v, err = s.p.script.Eval(ctx, s.client, s.Keys(key), dyn, s.consts).Text()
+	}
 	if err != nil {
 		return reply{}, fmt.Errorf("redisstore: key %q: %w", key, err)
 	}
