@@ -2,8 +2,6 @@ package limiter_test
 
 import (
 	"fmt"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/ratelab/ratelab/limiter"
@@ -13,26 +11,7 @@ import (
 // TestScenarios runs every scenario file (scenario.Dirs) through the
 // in-memory strategies.
 func TestScenarios(t *testing.T) {
-	total := 0
-	for _, dir := range scenario.Dirs(".") {
-		files, err := scenario.Files(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(files) == 0 {
-			t.Errorf("%s: no scenario files", dir)
-		}
-		for _, f := range files {
-			total++
-			t.Run(filepath.Base(dir)+"/"+strings.TrimSuffix(filepath.Base(f), ".json"), func(t *testing.T) {
-				sc, err := scenario.Read(f)
-				if err != nil {
-					t.Fatalf("%s: %v", f, err)
-				}
-				runScenario(t, sc)
-			})
-		}
-	}
+	total := scenario.Run(t, ".", func(t *testing.T, _ string, sc *scenario.Scenario) { runScenario(t, sc) })
 	t.Logf("ran %d scenario files from %v", total, scenario.Dirs("."))
 }
 

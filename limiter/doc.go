@@ -31,7 +31,10 @@
 // second with a 10 GB burst, 1e12 tokens at 1/7 per second): the rare
 // parameters beyond 64-bit arithmetic (rates below 1e-9, refills over 73
 // years) use 128-bit integers per limiter, still exactly; see
-// [NewTokenBucket] for how a float64 rate is read as a fraction.
+// [NewTokenBucket] for how a float64 rate is read as a fraction. A leaky
+// bucket takes any capacity (up to the largest int) at any leak interval
+// (1 ns to the largest Duration), exactly: one that drains in over 73
+// years (1e12 units leaking one per hour) uses the same 128-bit integers.
 //
 // # Strategies
 //

@@ -219,28 +219,8 @@ func (g *GCRA) SetBurst(now Instant, burst int) error {
 }
 
 func (g *GCRA) reconfigure(now Instant, m *bucketMath) {
-	// As TokenBucket.reconfigure: a never-used bucket is full, and a larger
-	// burst adds no tokens to it. The tokens held are kept, so TAT becomes
-	// at + ahead/perNs under the new parameters (ahead converted to the new
-	// units, rounded towards fewer tokens).
+	// TAT becomes at + ahead/perNs under the new parameters: ahead is the
+	// token bucket's debt, converted as TokenBucket.reconfigure converts it.
 	at, ahead := g.at(now)
-	if g.m.wide != nil || m.wide != nil {
-		var owed u128
-		if w := g.m.wide; w != nil {
-			at, owed = w.pay(g.used, g.last, now)
-		} else {
-			owed = u64(uint64(ahead))
-		}
-		ahead = convertDebtWide(g.m, m, owed)
-		if g.used || ahead > 0 || m.wide != nil && !m.wide.debt.isZero() {
-			g.used, g.last = true, at
-		}
-		g.ahead, g.m = ahead, m
-		return
-	}
-	ahead = convertDebt(g.m, m, ahead)
-	g.m = m
-	if g.used || ahead > 0 {
-		g.used, g.last, g.ahead = true, at, ahead
-	}
+	reconfigureBucket(&g.m, &g.used, &g.last, &g.ahead, at, ahead, now, m)
 }

@@ -25,12 +25,22 @@ type LeakyBucket struct {
 	water  int64 // level × interval, in nanoseconds
 }
 
-// NewLeakyBucket returns an empty leaky bucket. capacity is in units, ≥ 1;
-// leakInterval is the time for one unit to leak out, ≥ 1 ns. It returns an
-// error naming the parameter when either is out of range or when capacity ×
-// leakInterval, the time to drain a full bucket, passes 2⁶¹ ns (73 years):
-// the error names the largest capacity at that leak interval (2.3e12 at
-// 1 ms, 640511 at 1 h).
+// NewLeakyBucket returns an empty leaky bucket. capacity is in units, from
+// 1 to the largest int; leakInterval is the time for one unit to leak out,
+// from 1 ns to the largest Duration (about 292 years): a leak rate of one
+// unit per leakInterval, 1e9 down to about 1.1e-10 units per second. Every
+// capacity works at every leak interval, exactly: a bucket whose full
+// level, capacity × leakInterval, passes 2⁶¹ ns (a drain of over 73 years:
+// 1e12 units at 10 ms or at 1 h, where 64-bit nanoseconds end at 2.3 ms)
+// keeps its level in 128-bit integers, at some cost in speed and memory
+// (as the token bucket's wide arithmetic, see [NewTokenBucket]; other
+// buckets are unchanged). A wait beyond the largest Duration is [Never]; a
+// queue Delay beyond it is Never − 1 ns.
+//
+// It returns an error wrapping [ErrInvalid] naming the parameter when
+// capacity is below 1 ("limiter: capacity 0 is below 1; want >= 1") or
+// leakInterval below 1 ns ("limiter: leak interval 0s is below 1ns; want
+// >= 1ns").
 func NewLeakyBucket(capacity int, leakInterval time.Duration) (*LeakyBucket, error) {
 	m, err := leakyMath(capacity, leakInterval)
 	if err != nil {
@@ -46,7 +56,9 @@ func leakyMath(capacity int, interval time.Duration) (*bucketMath, error) {
 	case interval < 1:
 		return nil, errorf("leak interval %v is below 1ns; want >= 1ns", interval)
 	case int64(capacity) > maxUnits/int64(interval):
-		return nil, errorf("capacity %d × leak interval %v overflows; want capacity <= %d at this leak interval (capacity × leak interval <= %v)", capacity, interval, maxUnits/int64(interval), time.Duration(maxUnits))
+		// A full bucket takes over 73 years to drain (1e12 units at a
+		// leak interval of 1 h): the water needs more than 64 bits.
+		return newWideLeaky(capacity, interval), nil
 	}
 	return params(bucketMath{perNs: 1, unit: int64(interval), burst: int64(capacity), interval: interval}), nil
 }
@@ -104,6 +116,9 @@ func (lb *LeakyBucket) Admit(now Instant, n int) bool {
 // decideLocked decides a request of n ≥ 0 at now and applies it, with lb.mu
 // held: the level plus n must stay within the capacity.
 func (lb *LeakyBucket) decideLocked(now Instant, n int) outcome {
+	if lb.m.wide != nil {
+		return lb.m.decideWide(&lb.used, &lb.last, now, n)
+	}
 	at, water := lb.at(now)
 	ok, next := lb.m.admit(water, n)
 	if ok && n > 0 {
@@ -120,7 +135,11 @@ func (lb *LeakyBucket) decideLocked(now Instant, n int) outcome {
 func leakyFill(d *Decision, o outcome, now Instant, n int) {
 	o.fill(d, now, n)
 	if o.ok && n > 0 {
-		d.Delay = max(time.Duration(o.next)-o.m.interval, 0)
+		if w := o.m.wide; w != nil {
+			d.Delay = w.queueDelay()
+		} else {
+			d.Delay = max(time.Duration(o.next)-o.m.interval, 0)
+		}
 		if lag := o.at - now; lag > 0 {
 			d.Delay = min(d.Delay, Never-1-lag) + lag // below Never, which means "not admitted"
 		}
@@ -135,9 +154,15 @@ func (lb *LeakyBucket) State(now Instant) State {
 	}
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
+	s := State{Kind: KindLeakyBucket, Limit: int(lb.m.burst), Rate: float64(time.Second) / float64(lb.m.interval)}
+	if w := lb.m.wide; w != nil {
+		_, water := w.pay(lb.used, lb.last, now)
+		s.Level = w.units(water)
+		return s
+	}
 	_, water := lb.at(now)
-	return State{Kind: KindLeakyBucket, Limit: int(lb.m.burst), Level: float64(water) / float64(lb.m.interval),
-		Rate: float64(time.Second) / float64(lb.m.interval)}
+	s.Level = float64(water) / float64(lb.m.interval)
+	return s
 }
 
 // Fresh reports whether the bucket is empty at now.
@@ -151,6 +176,10 @@ func (lb *LeakyBucket) Fresh(now Instant) bool {
 }
 
 func (lb *LeakyBucket) freshLocked(now Instant) bool {
+	if w := lb.m.wide; w != nil {
+		_, water := w.pay(lb.used, lb.last, now)
+		return water.isZero()
+	}
 	_, water := lb.at(now)
 	return water == 0
 }
@@ -168,7 +197,12 @@ func (lb *LeakyBucket) SetCapacity(now Instant, capacity int) error {
 	}
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
-	return lb.reconfigure(now, capacity, lb.m.interval)
+	m, err := leakyMath(capacity, lb.m.interval)
+	if err != nil {
+		return err
+	}
+	lb.reconfigure(now, m)
+	return nil
 }
 
 // SetLeakInterval changes the leak interval at now, keeping the level (in
@@ -180,19 +214,29 @@ func (lb *LeakyBucket) SetLeakInterval(now Instant, leakInterval time.Duration) 
 	}
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
-	return lb.reconfigure(now, int(lb.m.burst), leakInterval)
-}
-
-func (lb *LeakyBucket) reconfigure(now Instant, capacity int, interval time.Duration) error {
-	m, err := leakyMath(capacity, interval)
+	m, err := leakyMath(int(lb.m.burst), leakInterval)
 	if err != nil {
 		return err
 	}
-	if lb.used {
-		at, water := lb.at(now)
-		water = rebase(water, lb.m.unit, m.unit)
-		lb.last, lb.water = at, water
-	}
-	lb.m = m
+	lb.reconfigure(now, m)
 	return nil
+}
+
+// reconfigure moves the bucket to the parameters m at now, keeping the
+// level (in units, rounded up) reached at now, even above a lowered
+// capacity.
+func (lb *LeakyBucket) reconfigure(now Instant, m *bucketMath) {
+	if !lb.used {
+		lb.m = m
+		return
+	}
+	at, water := lb.at(now)
+	if lb.m.wide != nil || m.wide != nil || water > lb.m.full {
+		// Wide, or a level above the capacity, which may not fit 64 bits
+		// in the new unit.
+		lb.m, lb.water = rebaseLeaky(lb.m, m, lb.last, water, now)
+	} else {
+		lb.m, lb.water = m, rebase(water, lb.m.unit, m.unit)
+	}
+	lb.last = at
 }

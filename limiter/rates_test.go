@@ -3,6 +3,7 @@ package limiter_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -123,10 +124,7 @@ func TestEveryRateAndBurst(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			all, _ := s.AllowN(0, tc.burst)
-			look, _ := s.AllowN(tc.at, 0)
-			over, _ := s.AllowN(tc.at, tc.back+1)
-			got, _ := s.AllowN(tc.at, tc.back)
+			all, look, over, got := refillAt(s, tc.burst, tc.at, tc.back)
 			if !all.Allowed || all.ResetAfter != tc.reset || look.Remaining != tc.back ||
 				over.Allowed || over.RetryAfter != tc.retry || !got.Allowed || got.Remaining != 0 {
 				t.Errorf("%s: spent %+v; at %v: %+v, n=%d %+v, n=%d %+v; want reset in %v, %d back, retry-after %v",
@@ -134,6 +132,16 @@ func TestEveryRateAndBurst(t *testing.T) {
 			}
 		}
 	}
+}
+
+// refillAt spends fill of s at 0, then at at peeks (n = 0), asks for back+1
+// and then for back, and returns the four decisions.
+func refillAt(s limiter.Strategy, fill int, at time.Duration, back int) (all, look, over, got limiter.Decision) {
+	all, _ = s.AllowN(0, fill)
+	look, _ = s.AllowN(at, 0)
+	over, _ = s.AllowN(at, back+1)
+	got, _ = s.AllowN(at, back)
+	return all, look, over, got
 }
 
 // Below 1e-9 tokens per second the debt is still exact in fractions of a
@@ -236,5 +244,146 @@ func TestWideReservations(t *testing.T) {
 		if _, err := r.Reserve(0, 1e12+1); err == nil || err.Error() != "limiter: n 1000000000001 is above the burst 1000000000000, so no wait would do; want n <= 1000000000000" {
 			t.Errorf("%s: reserve above the burst: %v", kind, err)
 		}
+	}
+}
+
+// Every leak interval from 1 ns to the largest Duration takes capacities up
+// to the largest int, exactly: the whole capacity filled at 0, then the
+// units leaked by an instant, one more than that denied with its exact
+// retry-after, and exactly that many admitted with their exact queue
+// Delay. A full bucket that drains in over 73 years (capacity × leak
+// interval above 2⁶¹ ns: 1e12 units at 10 ms) is held in 128 bits; a wait
+// beyond the largest Duration is Never, a Delay just below it.
+func TestEveryLeakIntervalAndCapacity(t *testing.T) {
+	const never, year = limiter.Never, 365 * 24 * time.Hour
+	for _, tc := range []struct {
+		capacity  int
+		interval  time.Duration
+		reset     time.Duration // after the whole capacity is filled at 0
+		delay     time.Duration // of that fill
+		at        time.Duration
+		back      int           // units leaked by at
+		retry     time.Duration // for back+1 at at
+		backDelay time.Duration // of back admitted at at
+	}{
+		{1, 1, 1, 0, 1, 1, never, 0},
+		{1e12, 1, 1000 * time.Second, 1e12 - 1, time.Millisecond, 1e6, 1, 1e12 - 1},
+		{1e12, time.Microsecond, 1e15, 1e15 - 1000, time.Second, 1e6, time.Microsecond, 1e15 - 1000},
+		{1e12, time.Millisecond, 1e18, 1e18 - 1e6, time.Second, 1000, time.Millisecond, 1e18 - 1e6}, // 64 bits up to 2.3 ms
+		{2305843009, time.Second, 2305843009 * time.Second, 2305843008 * time.Second, 1500 * time.Millisecond, 1, 500 * time.Millisecond, 2305843007500 * time.Millisecond},
+		{2305843010, time.Second, 2305843010 * time.Second, 2305843009 * time.Second, 1500 * time.Millisecond, 1, 500 * time.Millisecond, 2305843008500 * time.Millisecond}, // the first wide capacity at 1 s
+		{1e12, 10 * time.Millisecond, never, never - 1, time.Second, 100, 10 * time.Millisecond, never - 1},
+		{1e9, time.Hour, never, never - 1, 90 * time.Minute, 1, 30 * time.Minute, never - 1},
+		{1e12, time.Hour, never, never - 1, 90 * time.Minute, 1, 30 * time.Minute, never - 1},
+		{1e12, year, never, never - 1, 1e18, 31, 32*year - 1e18, never - 1},
+		{math.MaxInt, 1, never, never - 1, time.Second, 1e9, 1, never - 1},
+		{math.MaxInt, never, never, never - 1, 1e18, 0, never - 1e18, 0},
+	} {
+		name := fmt.Sprintf("capacity %d, leak interval %v", tc.capacity, tc.interval)
+		s, err := limiter.NewLeakyBucket(tc.capacity, tc.interval)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		all, look, over, got := refillAt(s, tc.capacity, tc.at, tc.back)
+		if !all.Allowed || all.ResetAfter != tc.reset || all.Delay != tc.delay || look.Remaining != tc.back ||
+			over.Allowed || over.RetryAfter != tc.retry || !got.Allowed || got.Remaining != 0 || got.Delay != tc.backDelay {
+			t.Errorf("%s: filled %+v; at %v: %+v, n=%d %+v, n=%d %+v; want reset in %v, delay %v, %d back, retry-after %v, delay %v",
+				name, all, tc.at, look, tc.back+1, over, tc.back, got, tc.reset, tc.delay, tc.back, tc.retry, tc.backDelay)
+		}
+		if c := s.Config(); c.Capacity != tc.capacity || c.LeakInterval != tc.interval {
+			t.Errorf("%s: Config() %+v", name, c)
+		}
+	}
+}
+
+// A wide leaky bucket (1e12 units, one leaking per hour) at chosen
+// instants: its level, its queue Delay, its retry-after and reset, exact.
+func TestWideLeakyBucketAtInstants(t *testing.T) {
+	const h = time.Hour
+	lb, err := limiter.NewLeakyBucket(1e12, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		at   time.Duration
+		n    int
+		want limiter.Decision
+	}{
+		{0, 3, limiter.Decision{Allowed: true, Limit: 1e12, Remaining: 1e12 - 3, ResetAfter: 3 * h, Delay: 2 * h}},
+		{30 * time.Minute, 2, limiter.Decision{Allowed: true, Limit: 1e12, Remaining: 1e12 - 5, ResetAfter: 4*h + 30*time.Minute, Delay: 3*h + 30*time.Minute}},
+		{h, 1e12 - 3, limiter.Decision{Allowed: false, Limit: 1e12, Remaining: 1e12 - 4, RetryAfter: h, ResetAfter: 4 * h}},
+		{90 * time.Minute, 1e12 - 4, limiter.Decision{Allowed: true, Limit: 1e12, Remaining: 0, ResetAfter: limiter.Never, Delay: limiter.Never - 1}},
+		{2 * h, 2, limiter.Decision{Allowed: false, Limit: 1e12, Remaining: 1, RetryAfter: h, ResetAfter: limiter.Never}},
+		{2 * h, 1, limiter.Decision{Allowed: true, Limit: 1e12, Remaining: 0, ResetAfter: limiter.Never, Delay: limiter.Never - 1}},
+	}
+	for _, st := range steps {
+		if d, _ := lb.AllowN(st.at, st.n); d != st.want {
+			t.Errorf("at %v, n=%d: %+v, want %+v", st.at, st.n, d, st.want)
+		}
+	}
+	if s := lb.State(4*h + 30*time.Minute); s.Level != 1e12-2.5 || s.Limit != 1e12 || s.Rate != 1.0/3600 {
+		t.Errorf("State at 4.5 h: %+v, want level 999999999997.5", s)
+	}
+	if lb.Fresh(1e18) {
+		t.Error("fresh after 1e18 ns, want 1e12 hours of water left")
+	}
+}
+
+// A leaky bucket keeps its level, in units, across a change between 64-bit
+// and 128-bit parameters, exactly, and above a lowered capacity too.
+func TestLeakyBucketAcrossWideAndNarrow(t *testing.T) {
+	lb, _ := limiter.NewLeakyBucket(1e12, time.Millisecond) // 1e21 ns full: wide
+	lb.AllowN(0, 1e12)
+	if err := lb.SetLeakInterval(time.Second, 1); err != nil { // 1e12 ns full: 64 bits, 1e12 − 1000 units
+		t.Fatal(err)
+	}
+	if d, _ := lb.AllowN(time.Second, 1001); d.Allowed || d.RetryAfter != 1 {
+		t.Errorf("at 1 ns a unit: n=1001 %+v, want denied, retry-after 1ns", d)
+	}
+	if err := lb.SetLeakInterval(time.Second+1, time.Hour); err != nil { // wide again, 1e12 − 1001 units
+		t.Fatal(err)
+	}
+	if d, _ := lb.AllowN(time.Second+1, 1002); d.Allowed || d.RetryAfter != time.Hour {
+		t.Errorf("at 1 h a unit: n=1002 %+v, want denied, retry-after 1h", d)
+	}
+	// A level above a lowered capacity, then a leak interval that puts it
+	// beyond 64 bits (1e6 units of 1e13 ns): kept exactly, where a 64-bit
+	// level would stop at 2⁶¹ ns.
+	lb, _ = limiter.NewLeakyBucket(1e6, 1)
+	lb.AllowN(0, 1e6)
+	if err := lb.SetCapacity(0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := lb.SetLeakInterval(0, 1e13); err != nil {
+		t.Fatal(err)
+	}
+	if s := lb.State(1e18); s.Level != 900000 {
+		t.Errorf("level after 1e18 ns at 1e13 ns a unit: %v, want 900000", s.Level)
+	}
+	if d, _ := lb.AllowN(1e18, 1); d.Allowed || d.Remaining != 0 || d.RetryAfter != 9e18 {
+		t.Errorf("over the capacity: %+v, want denied, retry-after 9e18 ns", d)
+	}
+}
+
+// Reservations on a wide leaky bucket are exact: behind a full bucket of
+// 1e12 units leaking one per ms, 1002 more at 1 s wait exactly 2 ms, and
+// cancelling them gives them back.
+func TestWideLeakyReservations(t *testing.T) {
+	lb, _ := limiter.NewLeakyBucket(1e12, time.Millisecond)
+	if r, err := lb.Reserve(0, 1e12); err != nil || r.Delay() != 0 {
+		t.Fatalf("reserve the capacity: %v, %v", r, err)
+	}
+	r, err := lb.Reserve(time.Second, 1002)
+	if err != nil || r.Delay() != 2*time.Millisecond {
+		t.Fatalf("reserve 1002 at 1 s: %v, %v; want a delay of 2ms", r, err)
+	}
+	if !r.Cancel(time.Second) {
+		t.Fatal("cancel refused")
+	}
+	if d, _ := lb.AllowN(time.Second, 1001); d.Allowed || d.RetryAfter != time.Millisecond {
+		t.Errorf("after the cancel %+v, want retry-after 1ms", d)
+	}
+	if _, err := lb.Reserve(0, 1e12+1); err == nil || err.Error() != "limiter: n 1000000000001 is above the capacity 1000000000000, so no wait would do; want n <= 1000000000000" {
+		t.Errorf("reserve above the capacity: %v", err)
 	}
 }

@@ -60,11 +60,7 @@ func (b *bucketMath) reserve(debt int64, n int) (int64, time.Duration, error) {
 	case b.inf || n == 0:
 		return debt, 0, nil
 	case int64(n) > b.burst:
-		size := "burst"
-		if b.interval > 0 {
-			size = "capacity"
-		}
-		return 0, 0, errorf("n %d is above the %s %d, so no wait would do; want n <= %d", n, size, b.burst, b.burst)
+		return 0, 0, errorf("n %d is above the %s %d, so no wait would do; want n <= %d", n, b.sizeName(), b.burst, b.burst)
 	}
 	next := debt + int64(n)*b.unit
 	if next <= b.full {
@@ -77,6 +73,15 @@ func (b *bucketMath) reserve(debt int64, n int) (int64, time.Duration, error) {
 		return 0, 0, errorf("n %d would queue behind reservations worth over %v of waiting; want fewer reservations outstanding", n, time.Duration(ceilDivPos(debt-b.full, b.perNs)))
 	}
 	return next, time.Duration(ceilDivPos(next-b.full, b.perNs)), nil
+}
+
+// sizeName names the bucket's size as its constructor does: a leaky
+// bucket's capacity, else the burst.
+func (b *bucketMath) sizeName() string {
+	if b.interval > 0 {
+		return "capacity"
+	}
+	return "burst"
 }
 
 // giveBack returns the debt after n units taken by a reservation are given
@@ -173,6 +178,9 @@ func (g *GCRA) cancelReservation(r *Reservation, now Instant) bool {
 func (lb *LeakyBucket) Reserve(now Instant, n int) (*Reservation, error) {
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
+	if lb.m.wide != nil {
+		return reserveWide(lb, lb.m, &lb.used, &lb.last, now, n)
+	}
 	at, water := lb.at(now)
 	return reserveLocked(lb, lb.m, &lb.used, &lb.last, &lb.water, at, water, now, n)
 }
@@ -180,6 +188,9 @@ func (lb *LeakyBucket) Reserve(now Instant, n int) (*Reservation, error) {
 func (lb *LeakyBucket) cancelReservation(r *Reservation, now Instant) bool {
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
+	if lb.m.wide != nil {
+		return cancelWide(lb.m.wide, r, &lb.last, lb.used, now)
+	}
 	at, water := lb.at(now)
 	return cancelLocked(lb.m, r, &lb.last, &lb.water, at, water)
 }
@@ -209,8 +220,8 @@ func (e *notReservable) Error() string {
 
 func (e *notReservable) Unwrap() []error { return []error{ErrNotReservable, ErrInvalid} }
 
-// reserveWide is Reserve for a token bucket or GCRA with wide arithmetic,
-// with its lock held.
+// reserveWide is Reserve for a token bucket, GCRA or leaky bucket with wide
+// arithmetic, with its lock held.
 func reserveWide(s reserving, b *bucketMath, used *bool, last *Instant, now Instant, n int) (*Reservation, error) {
 	at, debt := b.wide.pay(*used, *last, now)
 	next, wait, err := b.reserveWide(debt, n)
@@ -224,8 +235,8 @@ func reserveWide(s reserving, b *bucketMath, used *bool, last *Instant, now Inst
 	return newReservation(s, at, n, wait, now), nil
 }
 
-// cancelWide is cancelReservation for a token bucket or GCRA with wide
-// arithmetic, with its lock held.
+// cancelWide is cancelReservation for a token bucket, GCRA or leaky bucket
+// with wide arithmetic, with its lock held.
 func cancelWide(w *wideMath, r *Reservation, last *Instant, used bool, now Instant) bool {
 	at, debt := w.pay(used, *last, now)
 	if r.done || at > r.act {

@@ -215,29 +215,36 @@ func (tb *TokenBucket) SetBurst(now Instant, burst int) error {
 }
 
 func (tb *TokenBucket) reconfigure(now Instant, m *bucketMath) {
-	// A bucket never used is full: a larger burst adds no tokens to it
-	// either, so from now on it owes the difference like any other bucket.
 	at, debt := tb.at(now)
-	if tb.m.wide != nil || m.wide != nil {
-		var owed u128
-		if w := tb.m.wide; w != nil {
-			at, owed = w.pay(tb.used, tb.last, now)
-		} else {
-			owed = u64(uint64(debt))
+	reconfigureBucket(&tb.m, &tb.used, &tb.last, &tb.debt, at, debt, now, m)
+}
+
+// reconfigureBucket moves a token bucket's or GCRA's state to the
+// parameters m: cur, used, last and state point to its fields (state is a
+// token bucket's debt or a GCRA's TAT lead, the same number in the same
+// units), and at and debt are its evaluation instant for now and its debt
+// then under *cur (see TokenBucket.at). The tokens held are kept, rounded
+// towards fewer, and clamped to the new burst (see convertDebt). A bucket
+// never used is full: a larger burst adds no tokens to it either, so from
+// now on it owes the difference like any other bucket.
+func reconfigureBucket(cur **bucketMath, used *bool, last *Instant, state *int64, at Instant, debt int64, now Instant, m *bucketMath) {
+	if old := *cur; old.wide != nil || m.wide != nil {
+		owed := u64(uint64(debt))
+		if w := old.wide; w != nil {
+			at, owed = w.pay(*used, *last, now)
 		}
-		debt = convertDebtWide(tb.m, m, owed)
-		if tb.used || debt > 0 || m.wide != nil && !m.wide.debt.isZero() {
-			tb.used, tb.last = true, at
+		debt = convertDebtWide(old, m, owed)
+		if *used || debt > 0 || m.wide != nil && !m.wide.debt.isZero() {
+			*used, *last = true, at
 		}
-		tb.debt, tb.m = debt, m
+		*state, *cur = debt, m
 		return
 	}
-	debt = convertDebt(tb.m, m, debt)
-	if tb.used || debt > 0 {
-		tb.used, tb.last = true, at
-		tb.debt = debt
+	debt = convertDebt(*cur, m, debt)
+	if *used || debt > 0 {
+		*used, *last, *state = true, at, debt
 	}
-	tb.m = m
+	*cur = m
 }
 
 // convertDebt keeps the tokens held across a change of parameters, clamped to

@@ -47,6 +47,47 @@ func newWideMath(rate float64, burst int) (*bucketMath, error) {
 	return &bucketMath{burst: int64(burst), rate: rate, unit: 1, wide: w}, nil
 }
 
+// newWideLeaky returns the wide arithmetic of a leaky bucket whose full
+// level, capacity × leak interval nanoseconds, does not fit 64 bits: as in
+// leakyMath, one unit of water is the leak interval in nanoseconds, and
+// one nanosecond of it leaks per nanosecond. Every capacity and leak
+// interval fits: their product is below 2¹²⁶.
+func newWideLeaky(capacity int, interval time.Duration) *bucketMath {
+	w := &wideMath{perNs: 1, unit: u64(uint64(interval))}
+	w.full = w.unit.times(int64(capacity))
+	return &bucketMath{burst: int64(capacity), interval: interval, unit: 1, wide: w}
+}
+
+// rebaseLeaky moves a leaky bucket's water to the parameters to, where
+// either side is wide or the level is above the capacity: the same level
+// in units, rounded up, in to's unit, kept exactly even above the new
+// capacity (a level that needs more than 64 bits there takes to's
+// parameters on the wide arithmetic), up to 2¹²⁷ units (over 10²¹ years of
+// leaking). water is the 64-bit level at the evaluation instant for now
+// when from is not wide. It returns the parameters the bucket takes and
+// its 64-bit water (0 when they are wide: the water is then theirs).
+func rebaseLeaky(from, to *bucketMath, last Instant, water int64, now Instant) (*bucketMath, int64) {
+	cur := u64(uint64(water))
+	if w := from.wide; w != nil {
+		_, cur = w.pay(true, last, now)
+	}
+	x, r := new(big.Int).QuoRem(new(big.Int).Mul(cur.big(), to.bigUnit()), from.bigUnit(), new(big.Int))
+	if r.Sign() != 0 {
+		x.Add(x, big.NewInt(1))
+	}
+	if to.wide == nil {
+		if x.Cmp(big.NewInt(maxUnits)) <= 0 {
+			return to, x.Int64()
+		}
+		to = newWideLeaky(int(to.burst), to.interval)
+	}
+	to.wide.debt = maxWide
+	if x.Cmp(maxWide.big()) < 0 {
+		to.wide.debt = fromBig(x)
+	}
+	return to, 0
+}
+
 // wideRational reads a rate as a fraction p/q: the one bucketMath reads it
 // as when that one is within a relative 1e-12 (so that a burst too large
 // for 64 bits leaves the rate as it was: 1/3.0 is one third), else the
@@ -83,8 +124,8 @@ type wideOutcome struct {
 	w wideMath
 }
 
-// decideWide decides a request of n ≥ 0 at now for a token bucket or GCRA
-// whose used and last are given, and applies it, with the limiter's lock
+// decideWide decides a request of n ≥ 0 at now for a token bucket, GCRA
+// or leaky bucket whose used and last are given, and applies it, with the limiter's lock
 // held.
 func (b *bucketMath) decideWide(used *bool, last *Instant, now Instant, n int) outcome {
 	w := b.wide
@@ -98,7 +139,7 @@ func (b *bucketMath) decideWide(used *bool, last *Instant, now Instant, n int) o
 	if ok && n > 0 {
 		*used, *last, w.debt = true, at, next
 	}
-	s := &wideOutcome{m: bucketMath{burst: b.burst, rate: b.rate, unit: 1}, w: *w}
+	s := &wideOutcome{m: bucketMath{burst: b.burst, rate: b.rate, interval: b.interval, unit: 1}, w: *w}
 	s.m.wide, s.w.debt = &s.w, next
 	return outcome{m: &s.m, at: at, ok: ok}
 }
@@ -129,6 +170,20 @@ func (w *wideMath) wait(debt u128) time.Duration {
 		return Never
 	}
 	return debt.ceilDiv(u64(w.perNs)).duration()
+}
+
+// queueDelay is a wide leaky bucket's Delay for a request admitted at the
+// water w.debt: (level − 1) × leak interval, the water being nanoseconds
+// of leaking, just below Never at most (Never means "not admitted").
+func (w *wideMath) queueDelay() time.Duration {
+	return min(w.debt.subFloor(w.unit).duration(), Never-1)
+}
+
+// units returns debt in units (a leaky bucket's level), the float64
+// nearest to the exact fraction.
+func (w *wideMath) units(debt u128) float64 {
+	u, _ := new(big.Rat).SetFrac(debt.big(), w.unit.big()).Float64()
+	return u
 }
 
 // remaining returns the whole tokens in the bucket at debt.
@@ -218,7 +273,7 @@ func (b *bucketMath) reserveWide(debt u128, n int) (u128, time.Duration, error) 
 	case n == 0:
 		return debt, 0, nil
 	case int64(n) > b.burst:
-		return u128{}, 0, errorf("n %d is above the burst %d, so no wait would do; want n <= %d", n, b.burst, b.burst)
+		return u128{}, 0, errorf("n %d is above the %s %d, so no wait would do; want n <= %d", n, b.sizeName(), b.burst, b.burst)
 	}
 	next := debt.add(w.unit.times(int64(n)))
 	if next.cmp(w.full) <= 0 {

@@ -123,3 +123,65 @@ func checkReserve(t *rapid.T, i int, now Instant, n int, res *[4]*Reservation, s
 func TestWideIsNarrow(t *testing.T) { rapid.Check(t, propWideIsNarrow) }
 
 func FuzzWideIsNarrow(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propWideIsNarrow)) }
+
+// wideLeakIntervals are leak intervals for propWideLeakyIsNarrow: a
+// nanosecond, odd ones, and whole milliseconds and seconds.
+var wideLeakIntervals = []time.Duration{1, 3, 7, time.Microsecond, 7 * time.Millisecond, time.Second, 3 * time.Second}
+
+// forceWideLeaky puts a leaky bucket on the wide arithmetic for its own
+// parameters.
+func forceWideLeaky(capacity int, interval time.Duration) *LeakyBucket {
+	return &LeakyBucket{header: header{kind: tagLeakyBucket}, m: newWideLeaky(capacity, interval)}
+}
+
+// propWideLeakyIsNarrow: a leaky bucket on the wide arithmetic makes
+// exactly the decisions of the 64-bit one, with the same metadata (queue
+// Delay included) and reservation delays, on any trace with stale stamps,
+// reservations and their cancellation, and changes of capacity (from wide
+// to the 64 bits the new parameters fit, as SetCapacity does) and of leak
+// interval (wide to wide). Level, a float64, may differ in its last bits.
+func propWideLeakyIsNarrow(t *rapid.T) {
+	capacity := rapid.IntRange(1, 5).Draw(t, "capacity")
+	interval := rapid.SampledFrom(wideLeakIntervals).Draw(t, "interval")
+	lb, err := NewLeakyBucket(capacity, interval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wlb := forceWideLeaky(capacity, interval)
+	var res [4]*Reservation
+	for i := range rapid.IntRange(1, 12).Draw(t, "steps") {
+		now := Instant(rapid.Int64Range(0, 20e9).Draw(t, "t"))
+		n := rapid.IntRange(0, 6).Draw(t, "n")
+		switch rapid.IntRange(0, 9).Draw(t, "op") {
+		case 0:
+			interval = rapid.SampledFrom(wideLeakIntervals).Draw(t, "new interval")
+			if lb.SetLeakInterval(now, interval) != nil {
+				t.Fatal("SetLeakInterval failed")
+			}
+			wlb.mu.Lock()
+			wlb.reconfigure(now, newWideLeaky(capacity, interval)) // stays wide
+			wlb.mu.Unlock()
+			continue
+		case 1:
+			capacity = rapid.IntRange(1, 5).Draw(t, "new capacity")
+			if lb.SetCapacity(now, capacity) != nil || wlb.SetCapacity(now, capacity) != nil {
+				t.Fatal("SetCapacity failed")
+			}
+			continue
+		case 2:
+			checkReserve(t, i, now, n, &res, lb, wlb)
+			continue
+		}
+		d, _ := lb.AllowN(now, n)
+		if e, _ := wlb.AllowN(now, n); e != d {
+			t.Fatalf("step %d at %d, n=%d: wide %+v, 64-bit %+v", i, now, n, e, d)
+		}
+		if sn, sw := lb.State(now), wlb.State(now); math.Abs(sn.Level-sw.Level) > 1e-9 || sn.Limit != sw.Limit || sn.Rate != sw.Rate || lb.Fresh(now) != wlb.Fresh(now) {
+			t.Fatalf("step %d: 64-bit %+v, wide %+v", i, sn, sw)
+		}
+	}
+}
+
+func TestWideLeakyIsNarrow(t *testing.T) { rapid.Check(t, propWideLeakyIsNarrow) }
+
+func FuzzWideLeakyIsNarrow(f *testing.F) { f.Fuzz(rapid.MakeFuzz(propWideLeakyIsNarrow)) }

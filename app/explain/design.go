@@ -1,7 +1,9 @@
 package explain
 
 import (
+	_ "embed"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -87,31 +89,47 @@ type Reply struct {
 	Err        string
 }
 
-// Serve is the caller: it knows a Keyed and a key, never the strategy.
-func Serve(keyed *limiter.Keyed, now limiter.Instant, key string) Reply {
-	d, err := keyed.AllowNAt(now, key, 1)
-	if err != nil {
-		return Reply{Status: 500, Err: err.Error()}
-	}
-	if !d.Allowed {
-		return Reply{Status: 429, RetryAfter: d.RetryAfter}
-	}
-	return Reply{Status: 200, Remaining: d.Remaining}
-}
+// designCode is designcode.go, the caller and the factories of the demos,
+// embedded so that the page shows the very text the demos run.
+//
+//go:embed designcode.go
+var designCode string
 
-// ServeCode is Serve's source as the page shows it, byte for byte
-// (TestDesignCodeIsSource reads it back from this file).
-const ServeCode = `// Serve is the caller: it knows a Keyed and a key, never the strategy.
-func Serve(keyed *limiter.Keyed, now limiter.Instant, key string) Reply {
-	d, err := keyed.AllowNAt(now, key, 1)
-	if err != nil {
-		return Reply{Status: 500, Err: err.Error()}
+// The source the page shows, cut from designcode.go: Serve, Tiers, and
+// EndpointKey with PerEndpoint, each with its doc comment.
+var (
+	ServeCode       = declText(designCode, "Serve", "Serve")
+	TiersCode       = declText(designCode, "Tiers", "Tiers")
+	PerEndpointCode = declText(designCode, "EndpointKey", "PerEndpoint")
+)
+
+// declText is the text of src from the doc comment of function first to
+// the end of function last, for top-level functions, gofmt'd, each with a
+// doc comment: from the line "// first ..." to the "}" that closes last
+// (alone on its line, or the end of a one-line function). It is "" when
+// either is missing. TestDesignCodeIsSource checks its cuts against
+// go/parser's; the page's wasm does without go/parser.
+func declText(src, first, last string) string {
+	doc := strings.Index(src, "\n// "+first+" ")
+	if doc < 0 {
+		return ""
 	}
-	if !d.Allowed {
-		return Reply{Status: 429, RetryAfter: d.RetryAfter}
+	head := strings.Index(src[doc:], "\nfunc "+last+"(")
+	if head < 0 {
+		return ""
 	}
-	return Reply{Status: 200, Remaining: d.Remaining}
-}`
+	head += doc + 1
+	line, _, _ := strings.Cut(src[head:], "\n")
+	end := head + len(line)
+	if strings.HasSuffix(line, "{") {
+		close := strings.Index(src[head:], "\n}\n")
+		if close < 0 {
+			return ""
+		}
+		end = head + close + 2
+	}
+	return src[doc+1 : end]
+}
 
 // OneLimit is the strategy switch's factory: every key gets cfg.
 func OneLimit(cfg limiter.Config) limiter.Factory {
@@ -126,61 +144,6 @@ func OneLimitCode(cfg limiter.Config) string {
 		"\treturn " + goConstructor(cfg) + "\n" +
 		"}, limiter.KeyedOptions{})"
 }
-
-// Tiers is the tiers demo's factory: a key "pro:…" gets pro, any other free.
-func Tiers(free, pro limiter.Config) limiter.Factory {
-	return func(key string) (limiter.Strategy, error) {
-		if strings.HasPrefix(key, "pro:") {
-			return limiter.New(pro)
-		}
-		return limiter.New(free)
-	}
-}
-
-// TiersCode is Tiers' source as the page shows it.
-const TiersCode = `// Tiers is the tiers demo's factory: a key "pro:…" gets pro, any other free.
-func Tiers(free, pro limiter.Config) limiter.Factory {
-	return func(key string) (limiter.Strategy, error) {
-		if strings.HasPrefix(key, "pro:") {
-			return limiter.New(pro)
-		}
-		return limiter.New(free)
-	}
-}`
-
-// EndpointKey is the composite key of a client and an endpoint.
-func EndpointKey(client, endpoint string) string { return client + " " + endpoint }
-
-// PerEndpoint is the composite-key demo's factory: the key is EndpointKey,
-// and each endpoint has its own limit.
-func PerEndpoint(limits map[string]limiter.Config) limiter.Factory {
-	return func(key string) (limiter.Strategy, error) {
-		_, endpoint, _ := strings.Cut(key, " ")
-		cfg, ok := limits[endpoint]
-		if !ok {
-			return nil, fmt.Errorf("endpoint %q has no limit", endpoint)
-		}
-		return limiter.New(cfg)
-	}
-}
-
-// PerEndpointCode is EndpointKey's and PerEndpoint's source as the page
-// shows it.
-const PerEndpointCode = `// EndpointKey is the composite key of a client and an endpoint.
-func EndpointKey(client, endpoint string) string { return client + " " + endpoint }
-
-// PerEndpoint is the composite-key demo's factory: the key is EndpointKey,
-// and each endpoint has its own limit.
-func PerEndpoint(limits map[string]limiter.Config) limiter.Factory {
-	return func(key string) (limiter.Strategy, error) {
-		_, endpoint, _ := strings.Cut(key, " ")
-		cfg, ok := limits[endpoint]
-		if !ok {
-			return nil, fmt.Errorf("endpoint %q has no limit", endpoint)
-		}
-		return limiter.New(cfg)
-	}
-}`
 
 // The design lesson's budgets: the strategy switch at 5 per second, the
 // tiers at 5 and 50 per minute, the endpoints at 5 and 2 per minute.
@@ -295,7 +258,22 @@ func ReplyText(r Reply) string {
 	return fmt.Sprintf("%d (%s)", r.Status, r.Err)
 }
 
-// BudgetText says a demo budget in words: "5 per 1 min".
+// BudgetText says a demo budget in words: "5 per minute" (units.FormatBudget).
 func BudgetText(limit int, window time.Duration) string {
-	return fmt.Sprintf("%d per %s", limit, units.FormatSpan(window))
+	return units.FormatBudget(limit, window)
+}
+
+// DemoConfigText is a demo's config as the design lesson says it, rates
+// and windows in words: "token bucket: 5 per minute, burst 5"
+// (units.FormatRate; ConfigText writes the library's "0.0833333/s"),
+// "fixed window: 5 per minute" (units.FormatBudget); a leaky bucket as
+// ConfigText writes it ("leaky bucket: capacity 5, leaks 1 per 12 s").
+func DemoConfigText(c limiter.Config) string {
+	switch c.Kind {
+	case limiter.KindTokenBucket, limiter.KindGCRA:
+		return c.Kind.Name() + ": " + units.FormatRate(c.Rate) + ", burst " + strconv.Itoa(c.Burst)
+	case limiter.KindFixedWindow, limiter.KindSlidingWindowLog, limiter.KindSlidingWindowCounter:
+		return c.Kind.Name() + ": " + units.FormatBudget(c.Limit, c.Window)
+	}
+	return ConfigText(c)
 }

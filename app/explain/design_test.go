@@ -195,14 +195,18 @@ func TestDesignStrategiesImplement(t *testing.T) {
 
 // TestDesignCodeIsSource checks that the code the page shows is the code
 // the demos run: ServeCode, TiersCode and PerEndpointCode are their
-// functions' text in design.go, doc comments included, byte for byte.
+// functions' text in designcode.go as go/parser finds it, doc comments
+// included, byte for byte, cut from the embedded file by declText.
 func TestDesignCodeIsSource(t *testing.T) {
-	src, err := os.ReadFile("design.go")
+	src, err := os.ReadFile("designcode.go")
 	if err != nil {
 		t.Fatal(err)
 	}
+	if string(src) != designCode {
+		t.Fatal("designCode is not designcode.go")
+	}
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "design.go", src, parser.ParseComments)
+	f, err := parser.ParseFile(fset, "designcode.go", src, parser.ParseComments)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,15 +216,35 @@ func TestDesignCodeIsSource(t *testing.T) {
 			text[fd.Name.Name] = string(src[fset.Position(fd.Doc.Pos()).Offset:fset.Position(fd.End()).Offset])
 		}
 	}
-	for name, want := range map[string]string{
+	if len(text) != 4 {
+		t.Errorf("designcode.go has %d functions, want 4 (Serve, Tiers, EndpointKey, PerEndpoint)", len(text))
+	}
+	for name, got := range map[string]string{
 		"Serve": ServeCode, "Tiers": TiersCode, "PerEndpoint": PerEndpointCode,
 	} {
-		got := text[name]
+		want := text[name]
 		if name == "PerEndpoint" {
-			got = text["EndpointKey"] + "\n\n" + got
+			want = text["EndpointKey"] + "\n\n" + want
 		}
-		if got != want {
-			t.Errorf("%s: the page shows\n%s\nbut design.go has\n%s", name, want, got)
+		if want == "" || got != want {
+			t.Errorf("%s: the page shows\n%s\nbut designcode.go has\n%s", name, got, want)
+		}
+	}
+}
+
+// TestDeclText checks the cutter on a one-line function, a multi-line one,
+// a range of two, and names that are missing.
+func TestDeclText(t *testing.T) {
+	src := "package p\n\n// A is one line.\nfunc A() int { return 1 }\n\n// B is two\n// lines of doc.\nfunc B() {\n\tif true {\n\t}\n}\n"
+	for _, c := range []struct{ first, last, want string }{
+		{"A", "A", "// A is one line.\nfunc A() int { return 1 }"},
+		{"B", "B", "// B is two\n// lines of doc.\nfunc B() {\n\tif true {\n\t}\n}"},
+		{"A", "B", "// A is one line.\nfunc A() int { return 1 }\n\n// B is two\n// lines of doc.\nfunc B() {\n\tif true {\n\t}\n}"},
+		{"C", "C", ""},
+		{"B", "A", ""},
+	} {
+		if got := declText(src, c.first, c.last); got != c.want {
+			t.Errorf("declText(%s, %s) = %q, want %q", c.first, c.last, got, c.want)
 		}
 	}
 }
@@ -336,5 +360,30 @@ func TestDesignLesson(t *testing.T) {
 	}
 	if got := strings.Join(r.Rows[6], " | "); got != "7 | 1 s | 200 (3 left) | 200 (3 left) | 200 (3 left) | 200 (4 left) | 200 (2 left) | 429 (retry after 200 ms)" {
 		t.Errorf("row 7: %s", got)
+	}
+}
+
+// TestDemoConfigText checks the tiers' configs of every strategy as the
+// design lesson says them: rates and windows in words.
+func TestDemoConfigText(t *testing.T) {
+	want := map[limiter.Kind][2]string{
+		limiter.KindTokenBucket:          {"token bucket: 5 per minute, burst 5", "token bucket: 50 per minute, burst 50"},
+		limiter.KindGCRA:                 {"GCRA: 5 per minute, burst 5", "GCRA: 50 per minute, burst 50"},
+		limiter.KindLeakyBucket:          {"leaky bucket: capacity 5, leaks 1 per 12 s", "leaky bucket: capacity 50, leaks 1 per 1.2 s"},
+		limiter.KindFixedWindow:          {"fixed window: 5 per minute", "fixed window: 50 per minute"},
+		limiter.KindSlidingWindowLog:     {"sliding window log: 5 per minute", "sliding window log: 50 per minute"},
+		limiter.KindSlidingWindowCounter: {"sliding window counter: 5 per minute", "sliding window counter: 50 per minute"},
+	}
+	for _, k := range limiter.Kinds {
+		free, pro := TierConfigs(k)
+		if got := [2]string{DemoConfigText(free), DemoConfigText(pro)}; got != want[k] {
+			t.Errorf("%s: %q, want %q", k, got, want[k])
+		}
+	}
+	if got := DemoConfigText(Budget(limiter.KindTokenBucket, SwitchLimit, SwitchWindow)); got != "token bucket: 5 per second, burst 5" {
+		t.Errorf("switch: %q", got)
+	}
+	if got := BudgetText(UploadLimit, DemoWindow); got != "2 per minute" {
+		t.Errorf("BudgetText: %q", got)
 	}
 }

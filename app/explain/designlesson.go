@@ -52,14 +52,16 @@ func lessonDesign() Lesson {
 }
 
 // runDesign runs the design lesson's three demos: the strategy switch for
-// every strategy (its table: one row per request, one column per
-// strategy), then the tiers and the composite key with token buckets.
+// every strategy (its table: one row per request, known at the request's
+// instant, one column per strategy), then the tiers and the composite key
+// with token buckets.
 func runDesign(l Lesson) (Result, error) {
 	r := Result{Lesson: l.ID, Columns: []string{"request", "at"}}
 	at := SwitchRequests()
 	for i, t := range at {
 		r.Rows = append(r.Rows, []string{strconv.Itoa(i + 1), units.FormatDuration(t)})
 	}
+	r.RowAt = at // the lesson clock steps through the requests' instants
 	var seqs []string
 	for _, k := range limiter.Kinds {
 		calls, err := SwitchRun(k, at)

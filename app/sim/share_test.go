@@ -2,10 +2,8 @@ package sim
 
 import (
 	"errors"
-	"math"
 	"net/url"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -99,55 +97,6 @@ func TestShareFallbackPerPart(t *testing.T) {
 	// No query at all: the defaults, no error.
 	if got, err := DecodeSetup(url.Values{}); err != nil || !reflect.DeepEqual(got, def) {
 		t.Errorf("empty query = %+v, %v", got, err)
-	}
-}
-
-func TestParseSeed(t *testing.T) {
-	if want := "0 to " + strconv.FormatUint(math.MaxUint64, 10); SeedRange != want {
-		t.Errorf("SeedRange = %q, want %q", SeedRange, want)
-	}
-	for _, c := range []struct {
-		text string
-		want uint64
-		err  string
-	}{
-		{"0", 0, ""},
-		{"18446744073709551615", math.MaxUint64, ""},
-		{"-1", 0, `"-1" is negative; want 0 to 18446744073709551615`},
-		{"-99999999999999999999", 0, `"-99999999999999999999" is negative; want 0 to 18446744073709551615`},
-		{"18446744073709551616", 0, `"18446744073709551616" is too large; want 0 to 18446744073709551615`},
-		{"1.5", 0, `"1.5" is not a whole number; want 0 to 18446744073709551615`},
-		{"12x", 0, `"12x" is not a whole number; want 0 to 18446744073709551615`},
-		{"", 0, `seed is empty; want 0 to 18446744073709551615`},
-		{" 5 ", 5, ""},
-		{"1e9", 1000000000, ""},
-		{"12.0", 12, ""},
-		{"1.8446744073709551615e19", math.MaxUint64, ""},
-		{"1e20", 0, `"1e20" is too large; want 0 to 18446744073709551615`},
-		{"-1e3", 0, `"-1e3" is negative; want 0 to 18446744073709551615`},
-		{"1.5e0", 0, `"1.5e0" is not a whole number; want 0 to 18446744073709551615`},
-		{"1e100", 0, `"1e100" is too large; want 0 to 18446744073709551615`},
-		{"1e999999999", 0, `"1e999999999" is too large; want 0 to 18446744073709551615`},
-		{"1e99999999999999999999", 0, `"1e99999999999999999999" is too large; want 0 to 18446744073709551615`},
-		{"-1e100", 0, `"-1e100" is negative; want 0 to 18446744073709551615`},
-		{"1e-999", 0, `"1e-999" is not a whole number; want 0 to 18446744073709551615`},
-		{"0e999", 0, ""},
-		{"1e", 0, `"1e" is not a whole number; want 0 to 18446744073709551615`},
-		{"100000000000000000000000e-10", 10000000000000, ""},
-		{"0.00000000000000000000000000000000000000000000000000001e60", 10000000, ""},
-		{strings.Repeat("9", 300000), 0, `"` + strings.Repeat("9", 40) + `…" is 300000 characters long; want 0 to 18446744073709551615, in at most 100 characters`},
-		{"1" + strings.Repeat("0", 99), 0, `"1000000000000000000000000000000000000000…" is too large; want 0 to 18446744073709551615`},
-		{"4/2", 0, `"4/2" is not a whole number; want 0 to 18446744073709551615`},
-		{"0x10", 0, `"0x10" is not a whole number; want 0 to 18446744073709551615`},
-	} {
-		got, err := ParseSeed(c.text)
-		msg := ""
-		if err != nil {
-			msg = err.Error()
-		}
-		if got != c.want || msg != c.err {
-			t.Errorf("ParseSeed(%q) = %d, %q; want %d, %q", c.text, got, msg, c.want, c.err)
-		}
 	}
 }
 
@@ -461,84 +410,5 @@ func TestLinkLaneTierRules(t *testing.T) {
 	}
 	if err := lab.AddLane(LaneSpec{Config: limiter.Config{Kind: limiter.KindTokenBucket, Rate: 10, Burst: 10}}); err != nil {
 		t.Errorf("adding a lane: %v", err)
-	}
-}
-
-// TestParseClockLink: paused and t of a link, each read on its own; a bad
-// one falls back alone, with the message the page shows by its clock.
-func TestParseClockLink(t *testing.T) {
-	const want = "want seconds from 0 to 86400, as the lab's clock shows them (t=12.345)"
-	cases := []struct {
-		query string
-		want  ClockLink
-		err   string
-	}{
-		{"", ClockLink{}, ""},
-		{"paused=1", ClockLink{Paused: true}, ""},
-		{"paused=0&t=3", ClockLink{At: 3 * time.Second}, ""},
-		{"paused=1&t=12.345", ClockLink{Paused: true, At: 12345 * ms}, ""},
-		{"paused=1&t=0.3", ClockLink{Paused: true, At: 300 * ms}, ""},
-		{"paused=1&t=1.000000001", ClockLink{Paused: true, At: time.Second + 1}, ""},
-		{"paused=1&t=007.50", ClockLink{Paused: true, At: 7500 * ms}, ""},
-		{"paused=1&t=86400", ClockLink{Paused: true, At: 24 * time.Hour}, ""},
-		{"paused=1&t=39568", ClockLink{Paused: true, At: 39568 * time.Second}, ""},
-		{"paused=1&t=abc", ClockLink{Paused: true},
-			`link: t: "abc" is not a number of seconds; ` + want + `; using the default instant, t = 0 s`},
-		{"paused=1&t=", ClockLink{Paused: true},
-			`link: t: "" is not a number of seconds; ` + want + `; using the default instant, t = 0 s`},
-		{"paused=1&t=-1", ClockLink{Paused: true},
-			`link: t: "-1" is not a number of seconds; ` + want + `; using the default instant, t = 0 s`},
-		{"paused=1&t=1e3", ClockLink{Paused: true},
-			`link: t: "1e3" is not a number of seconds; ` + want + `; using the default instant, t = 0 s`},
-		{"paused=1&t=1.", ClockLink{Paused: true},
-			`link: t: "1." is not a number of seconds; ` + want + `; using the default instant, t = 0 s`},
-		{"paused=1&t=.5", ClockLink{Paused: true},
-			`link: t: ".5" is not a number of seconds; ` + want + `; using the default instant, t = 0 s`},
-		{"paused=1&t=1.0000000001", ClockLink{Paused: true},
-			`link: t: "1.0000000001" has 10 decimals; want at most 9 (1 ns); using the default instant, t = 0 s`},
-		{"paused=1&t=86400.000000001", ClockLink{Paused: true},
-			`link: t: "86400.000000001" is later than 86400 s; ` + want + `; using the default instant, t = 0 s`},
-		{"paused=1&t=99999999999999999999", ClockLink{Paused: true},
-			`link: t: "99999999999999999999" is later than 86400 s; ` + want + `; using the default instant, t = 0 s`},
-		{"paused=yes&t=2", ClockLink{At: 2 * time.Second},
-			`link: paused: "yes" is not 1 or 0; want paused=1 to open paused; using the default clock, running`},
-		{"paused=2&t=x", ClockLink{},
-			"link: paused: \"2\" is not 1 or 0; want paused=1 to open paused; using the default clock, running\n" +
-				`link: t: "x" is not a number of seconds; ` + want + `; using the default instant, t = 0 s`},
-	}
-	for _, c := range cases {
-		q, err := ParseLink(c.query)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := ParseClockLink(q)
-		msg := ""
-		if err != nil {
-			msg = err.Error()
-		}
-		if got != c.want || msg != c.err {
-			t.Errorf("%q: %+v, %q; want %+v, %q", c.query, got, msg, c.want, c.err)
-		}
-	}
-}
-
-// TestClockLinkRoundTrip: a paused clock's link reads back to the same
-// instant, to the nanosecond; a running clock writes nothing.
-func TestClockLinkRoundTrip(t *testing.T) {
-	for _, c := range []struct {
-		at   Instant
-		text string
-	}{{0, "0"}, {990 * ms, "0.99"}, {12 * time.Second, "12"}, {time.Second + 1, "1.000000001"}, {39568 * time.Second, "39568"}, {1234567891, "1.234567891"}} {
-		v := ClockLink{Paused: true, At: c.at}.Values()
-		if got := v.Encode(); got != "paused=1&t="+c.text {
-			t.Errorf("%v: %s; want paused=1&t=%s", c.at, got, c.text)
-		}
-		back, err := ParseClockLink(v)
-		if err != nil || back != (ClockLink{Paused: true, At: c.at}) {
-			t.Errorf("%v: read back %+v, %v", c.at, back, err)
-		}
-	}
-	if got := (ClockLink{At: 5 * time.Second}).Values().Encode(); got != "" {
-		t.Errorf("running: %q; want nothing", got)
 	}
 }

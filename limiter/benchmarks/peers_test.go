@@ -70,6 +70,22 @@ func BenchmarkOneKey(b *testing.B) {
 			g.Admit(time.Duration(i)*step, 1)
 		}
 	})
+	// The leaky bucket as a meter at the same rate (one unit leaks per
+	// 1 µs) and capacity: its Decision also carries the queue Delay.
+	b.Run("ours-leaky-bucket", func(b *testing.B) {
+		lb, _ := limiter.NewLeakyBucket(benchBurst, time.Second/benchRate)
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			lb.AllowN(time.Duration(i)*step, 1)
+		}
+	})
+	b.Run("ours-leaky-bucket-admit", func(b *testing.B) {
+		lb, _ := limiter.NewLeakyBucket(benchBurst, time.Second/benchRate)
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			lb.Admit(time.Duration(i)*step, 1)
+		}
+	})
 	b.Run("x-time-rate", func(b *testing.B) {
 		l := rate.NewLimiter(benchRate, benchBurst)
 		b.ReportAllocs()

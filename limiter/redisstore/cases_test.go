@@ -3,8 +3,6 @@ package redisstore_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -22,37 +20,21 @@ import (
 func TestScenarios(t *testing.T) {
 	client := srv.Client()
 	defer client.Close()
-	total, steps := 0, 0
-	for _, dir := range scenario.Dirs("..") {
-		files, err := scenario.Files(dir)
+	files, steps := 0, 0
+	total := scenario.Run(t, "..", func(t *testing.T, file string, sc *scenario.Scenario) {
+		files++
+		cfg, err := sc.Strategy.Config()
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", file, err)
 		}
-		if len(files) == 0 {
-			t.Errorf("%s: no scenario files", dir)
+		o := noExpiry
+		o.Prefix = fmt.Sprintf("case:%d:", files)
+		st, err := redisstore.New(client, cfg, o)
+		if err != nil {
+			t.Fatalf("%s: %v", cfg, err)
 		}
-		for _, f := range files {
-			total++
-			name := filepath.Base(dir) + "/" + strings.TrimSuffix(filepath.Base(f), ".json")
-			t.Run(name, func(t *testing.T) {
-				sc, err := scenario.Read(f)
-				if err != nil {
-					t.Fatalf("%s: %v", f, err)
-				}
-				cfg, err := sc.Strategy.Config()
-				if err != nil {
-					t.Fatalf("%s: %v", f, err)
-				}
-				o := noExpiry
-				o.Prefix = fmt.Sprintf("case:%d:", total)
-				st, err := redisstore.New(client, cfg, o)
-				if err != nil {
-					t.Fatalf("%s: %v", cfg, err)
-				}
-				steps += runScenario(t, st, sc)
-			})
-		}
-	}
+		steps += runScenario(t, st, sc)
+	})
 	if total == 0 || steps == 0 {
 		t.Fatalf("ran %d files, %d steps; want some", total, steps)
 	}

@@ -17,7 +17,12 @@
 // and a bucket's debt in a unit reduced to what µs instants can reach (see
 // bucketParams); products that may pass 2^53 (the sliding window counter's
 // weighting) are compared in base 2^18. New refuses a Config whose integers
-// would not fit. The scripts decide and keep the state; the Decision's
+// would not fit, and a bucket on package limiter's 128-bit arithmetic (a
+// token bucket or GCRA below 1e-9 per second or refilling in over 73 years,
+// a leaky bucket whose capacity × leak interval passes 2^61 ns, such as
+// 1e12 units leaking one per hour), with the error of
+// limiter.Config.BucketUnits, which names the largest burst or capacity at
+// its rate or leak interval. The scripts decide and keep the state; the Decision's
 // durations are worked out in Go, in int64 nanoseconds, with the in-memory
 // strategies' formulas.
 //

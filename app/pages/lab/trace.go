@@ -6,6 +6,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/ui"
+	"github.com/ratelab/ratelab/app/ui/browser"
 	"github.com/ratelab/ratelab/app/units"
 )
 
@@ -68,4 +70,46 @@ func (m *labModel) readTraceDone(input app.Value, name string, t *sim.Trace, err
 		input.Set("value", "")
 	}
 	m.changed()
+}
+
+// realTraffic: the built-in NASA trace and the user's own file.
+func (c *labControls) realTraffic() app.UI {
+	m := c.M
+	has := m.lab.Trace() != nil
+	note := m.traceNote()
+	return app.Elem("section").Class("card").Attr("aria-label", "Real traffic").Body(
+		app.Elem("h2").Text("Real traffic"),
+		app.Elem("div").Class("row").Body(
+			app.Elem("button").ID("load-nasa").Class("btn").Text("Replay "+nasaLabel).OnClick(func(ctx app.Context, e app.Event) { loadNASA(ctx, m, true) }),
+			ui.BoolAttr(app.Elem("button").ID("run-trace").Class("btn primary"), "disabled", !has).Title("Decide every request of the trace as fast as the page allows, showing how far it has got; Pause stops it").
+				Text("Run to end (full speed)").OnClick(func(ctx app.Context, e app.Event) { m.startRunToEnd() }),
+		),
+		app.Elem("div").Class("row").Body(
+			app.Elem("label").Attr("for", "trace-file").Class("inline-label").Text("Load your own:"),
+			app.ElemSelfClosing("input").Attr("type", "file").ID("trace-file").Attr("accept", ".csv,.log,.txt,text/csv,text/plain").
+				OnChange(func(ctx app.Context, e app.Event) {
+					input := ctx.JSSrc()
+					browser.ReadFile(input, func(name string, data []byte) {
+						ctx.Dispatch(func(ctx app.Context) { m.readTrace(ctx, input, name, data) })
+					})
+				}),
+		),
+		app.Elem("p").Class("hint").Text("CSV t_ms,client[,n] (header optional) or an access log in Common / Combined Log Format."),
+		ui.ErrorLine(m.errs, "trace"),
+		app.If(m.traceReading != "", app.Elem("p").ID("trace-reading").Class("trace-status").Attr("aria-live", "polite").Text(m.traceReading)),
+		app.If(m.traceLabel != "",
+			app.Elem("p").ID("trace-status").Class("trace-status").Body(
+				app.Elem("strong").Text("Replaying: "), app.Text(m.traceLabel),
+				app.If(has, app.Elem("button").ID("clear-trace").Class("btn link").Text("remove").OnClick(func(ctx app.Context, e app.Event) {
+					m.live()
+					m.setErr("trace", m.lab.SetTrace("", nil))
+					m.traceLabel, m.traceInfo = "", ""
+					m.unquietClients()
+					m.changed()
+				})),
+			),
+		),
+		app.If(note != "" && m.traceLabel != "", app.Elem("p").ID("trace-note").Class("hint").Text(note)),
+		app.If(m.traceInfo != "", app.Elem("p").ID("trace-source").Class("source").Text(m.traceInfo)),
+	)
 }

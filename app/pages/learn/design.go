@@ -74,7 +74,8 @@ func (v *designView) diagramSection() app.UI {
 		app.Elem("h3").ID("design-diagram-title").Text("The class diagram: package limiter's own types"),
 		app.Elem("p").Class("hint").Text("Every box is a type of package limiter, with its methods and fields as Go declares them; "+
 			"click a box to read its source file, exactly as this server ships it."),
-		app.Elem("div").Class("design-diagram-wrap").TabIndex(0).Attr("aria-label", "Class diagram, scrollable").Body(diagramSVG()),
+		app.Elem("div").Class("design-diagram-wrap").Body(diagramSVG()),
+		diagramList(),
 		app.Elem("ul").Class("design-legend hint").Body(
 			app.Elem("li").Text("◇── holds: a Keyed holds one Strategy per key (a map, sharded, with a lock per key)."),
 			app.Elem("li").Text("- - ▷ implements: the six strategies satisfy Strategy; nothing else knows which one it has."),
@@ -121,7 +122,7 @@ func (v *designView) switchSection() app.UI {
 		app.Elem("div").Class("design-beside").Body(
 			app.Elem("div").Class("design-codes").Body(
 				codeBlock("design-caller", "The caller (the same text for every strategy)", explain.ServeCode),
-				codeBlock("design-factory", "The factory ("+explain.ConfigText(cfg)+")", explain.OneLimitCode(cfg)),
+				codeBlock("design-factory", "The factory ("+explain.DemoConfigText(cfg)+")", explain.OneLimitCode(cfg)),
 			),
 			v.switchTable(calls),
 		),
@@ -158,7 +159,7 @@ func (v *designView) tiersSection() app.UI {
 		app.Elem("div").Class("design-beside").Body(
 			app.Elem("div").Class("design-codes").Body(codeBlock("design-tiers-code", "The factory", explain.TiersCode)),
 			app.Elem("div").Class("design-demo").Body(
-				app.Elem("p").ID("design-tiers-configs").Class("mono small").Text("free = "+explain.ConfigText(free)+"\npro  = "+explain.ConfigText(pro)),
+				app.Elem("p").ID("design-tiers-configs").Class("mono small").Text("free = "+explain.DemoConfigText(free)+"\npro  = "+explain.DemoConfigText(pro)),
 				app.Elem("div").Class("row").Body(
 					app.Elem("button").ID("design-tier-free").Class("btn").Text("free:alice sends 10").OnClick(v.sendTier("free:alice"), "free:alice"),
 					app.Elem("button").ID("design-tier-pro").Class("btn").Text("pro:bob sends 10").OnClick(v.sendTier("pro:bob"), "pro:bob"),
@@ -196,8 +197,8 @@ func (v *designView) endpointsSection() app.UI {
 		app.Elem("div").Class("design-beside").Body(
 			app.Elem("div").Class("design-codes").Body(codeBlock("design-endpoints-code", "The key and the factory", explain.PerEndpointCode)),
 			app.Elem("div").Class("design-demo").Body(
-				app.Elem("p").ID("design-endpoints-configs").Class("mono small").Text("/search = "+explain.ConfigText(lim["/search"])+
-					"\n/upload = "+explain.ConfigText(lim["/upload"])),
+				app.Elem("p").ID("design-endpoints-configs").Class("mono small").Text("/search = "+explain.DemoConfigText(lim["/search"])+
+					"\n/upload = "+explain.DemoConfigText(lim["/upload"])),
 				app.Elem("div").Class("row").Body(buttons...),
 				app.Elem("p").ID("design-ep-clock").Class("hint mono").Text("t = "+durText(v.epAt)),
 				demoTable("design-ep", v.endpoints, keys),

@@ -87,7 +87,7 @@ func TestDesignViewDemos(t *testing.T) {
 		"design-ep-0-ok": "✓ 5", "design-ep-0-no": "✕ 3",
 		"design-ep-1-ok": "✓ 2", "design-ep-1-no": "✕ 6",
 		"design-ep-2-ok": "✓ 0", "design-ep-2-no": "✕ 0",
-		"design-tiers-configs": "free = fixed window: 5 per 1 min\npro  = fixed window: 50 per 1 min",
+		"design-tiers-configs": "free = fixed window: 5 per minute\npro  = fixed window: 50 per minute",
 	})
 	// A minute later the fixed window is a new one: free:alice gets 5 more.
 	for range 6 {

@@ -174,3 +174,45 @@ func arrowHead2(x, y float64) app.UI {
 func label(x, y float64, s string) app.UI { return diagramText(x, y, "edge-label", "start", s) }
 
 func f(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// diagramList is the class diagram for a narrow screen, where the drawing's
+// text would be under 12 px: the same types as boxes of HTML, one under
+// another, each with its kind, what it implements or what holds it, its
+// members as Go declares them, and a link to its source (CSS shows it in
+// place of the drawing under 840 px).
+func diagramList() app.UI {
+	types := explain.DesignTypes()
+	return app.Elem("ul").ID("design-types").Class("design-types").Attr("aria-label", "The class diagram as a list of types").Body(
+		app.Range(types).Slice(func(i int) app.UI {
+			d := types[i]
+			members := append(append(append([]string{}, d.Fields...), d.Funcs...), d.Methods...)
+			return app.Elem("li").ID("design-type-"+d.Name).Class("design-type").Body(
+				app.Elem("h4").Body(
+					app.Elem("a").Attr("href", explain.ShippedDir+d.File).Attr("target", "_blank").Text(d.Name),
+					app.Elem("span").Class("stereo").Text(" "+d.Kind+", limiter/"+d.File),
+				),
+				app.If(relation(d) != "", app.Elem("p").Class("rel").Text(relation(d))),
+				app.Elem("ul").Body(app.Range(members).Slice(func(j int) app.UI {
+					return app.Elem("li").Body(app.Elem("code").Text(members[j]))
+				})),
+			)
+		}),
+	)
+}
+
+// relation is what the drawing's edges say about type d, in words.
+func relation(d explain.DesignType) string {
+	switch {
+	case d.Implements != "":
+		return "implements " + d.Implements
+	case d.Name == "Strategy":
+		return "the six strategies implement it; Keyed holds one per key"
+	case d.Name == "Keyed":
+		return "holds one Strategy per key (0..*), made on the key's first request by its Factory"
+	case d.Name == "Factory":
+		return "returns a Strategy; may build it with New(cfg)"
+	case d.Name == "Config":
+		return "New(Config) builds the Strategy of its Kind"
+	}
+	return ""
+}

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -28,6 +29,7 @@ type lessonView struct {
 	started lessonStart
 	race    raceState
 	win     ui.TimeWindow // the pictures' time axis (zoom.go)
+	cardW   float64       // the card's content width in px, 0 until measured (picfit.go)
 	winFor  string        // the lesson win is for
 	run     *lessonRun
 	loop    ui.Frames
@@ -65,6 +67,8 @@ func (v *lessonView) OnMount(ctx app.Context) {
 	browser.InstallKeyGuard()
 	browser.InstallWheelGuard()
 	v.loop.Start(ctx, v, lessonFrame, v.frame)
+	// Measured once the card is in the document, then drawn again for it.
+	ctx.Defer(func(c app.Context) { c.Dispatch(func(app.Context) { v.measure() }) })
 }
 
 // frame moves a playing lesson by the real time elapsed (clamped:
@@ -146,6 +150,9 @@ func (v *lessonView) onScrub(ctx app.Context, e app.Event) {
 func (v *lessonView) announce() (int, string) {
 	r := v.ensure()
 	seq := r.decisions()
+	if r.lab == nil {
+		seq = r.rowsKnown()
+	}
 	if r.done {
 		seq = -seq - 1
 	}
@@ -484,12 +491,13 @@ func (v *lessonView) table() app.UI {
 }
 
 // cellClass and cellText tell allowed and denied cells by symbol as well as
-// colour.
+// colour: "allowed, …" and the design lesson's "200 (…", "denied, …" and
+// "429 (…".
 func cellClass(c string) string {
 	switch {
-	case len(c) >= 7 && c[:7] == "allowed":
+	case strings.HasPrefix(c, "allowed"), strings.HasPrefix(c, "200 ("):
 		return "ok"
-	case len(c) >= 6 && c[:6] == "denied":
+	case strings.HasPrefix(c, "denied"), strings.HasPrefix(c, "429 ("):
 		return "no"
 	}
 	return ""

@@ -197,8 +197,11 @@ func (r *lessonRun) announcement() string {
 		return "Lesson finished. Check passed: " + r.msg
 	case r.done:
 		return "Lesson finished. Check failed: " + r.msg
-	case !r.played || r.lab == nil:
+	case !r.played:
 		return ""
+	case r.lab == nil:
+		return "t = " + lessonTime(r.now(), r.lesson.Until) + ": " + strconv.Itoa(r.rowsKnown()) + " of " +
+			strconv.Itoa(len(r.full.Rows)) + " rows of the table."
 	}
 	s := "t = " + units.TwoDecimals(r.lab.Now()) + "."
 	for i, ln := range r.lab.Lanes() {

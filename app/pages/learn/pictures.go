@@ -21,13 +21,6 @@ const (
 	lessonQueueID = "queue-vs-meter"
 )
 
-// The pictures' drawing area, in SVG units (scaled to the card's width).
-const (
-	picW     = 960.0
-	picLeft  = 150.0
-	picRight = 940.0
-)
-
 func (v *lessonView) pictures() app.UI {
 	switch v.run.lesson.ID {
 	case lessonClockID:
@@ -40,10 +33,10 @@ func (v *lessonView) pictures() app.UI {
 	return app.If(false, nil)
 }
 
-// picBox holds a picture: on a phone it keeps its text readable and
-// scrolls sideways inside the box (focusable, so the keyboard scrolls it).
+// picBox holds a picture that does not zoom; it is drawn for the card's
+// width (picGeom), so it fits.
 func picBox(svg app.UI) app.UI {
-	return app.Elem("div").Class("pic-scroll").TabIndex(0).Attr("aria-label", "Picture, scrolls sideways on a narrow screen").Body(svg)
+	return app.Elem("div").Class("pic-fit").Body(svg)
 }
 
 // svgText is an SVG text at (x, y).
@@ -82,8 +75,9 @@ func secondTicks(ax ui.Axis, y float64, step time.Duration, unit string, div tim
 func (v *lessonView) clockPicture() app.UI {
 	r := v.run
 	until := r.lesson.Until
+	g := v.geom()
 	w := v.window()
-	ax := w.Axis(picLeft, picRight)
+	ax := w.Axis(g.Left, g.Right)
 	// y: readings from −8 s to 14 s over 20 to 220.
 	yOf := func(d time.Duration) float64 { return 220 - (d.Seconds()+8)/22*200 }
 	mono := &limiter.ManualClock{}
@@ -96,21 +90,22 @@ func (v *lessonView) clockPicture() app.UI {
 			"; the naive wall-clock elapsed time reads " + units.TwoDecimals(reading(now)) + "."
 	}
 	body := []app.UI{
-		svgLine(picLeft, yOf(0), picRight, yOf(0), "pic-axis"),
-		svgText(picLeft-8, yOf(0)+4, "end", "pic-label", "0 s"),
-		svgText(picLeft-8, yOf(10*time.Second)+4, "end", "pic-label", "10 s"),
-		svgText(picLeft-8, yOf(-5*time.Second)+4, "end", "pic-label", "−5 s"),
+		svgLine(g.Left, yOf(0), g.Right, yOf(0), "pic-axis"),
+		svgText(g.Left-8, yOf(0)+4, "end", "pic-label", "0 s"),
+		svgText(g.Left-8, yOf(10*time.Second)+4, "end", "pic-label", "10 s"),
+		svgText(g.Left-8, yOf(-5*time.Second)+4, "end", "pic-label", "−5 s"),
 		svgLine(ax.X(w.From), yOf(w.From), ax.X(w.To), yOf(w.To), "pic-mono"),
-		svgText(picRight-4, yOf(w.To)+18, "end", "pic-label mono-label", "monotonic clock"),
-		svgText(picLeft+8, 40, "start", "pic-label wall-label", "wall clock (naive elapsed)"),
+		svgText(g.Right-4, yOf(w.To)+18, "end", "pic-label mono-label", "monotonic clock"),
+		svgText(g.Left+8, 40, "start", "pic-label wall-label", "wall clock (naive elapsed)"),
 	}
-	body = append(body, wallLines(ax, w, yOf, reading)...)
-	body = append(body, windowTicks(w, 236)...)
-	body = append(body, v.clockMarks(ax)...)
-	body = append(body, v.cursor(ax, 20, 300))
+	body = append(body, wallLines(g, ax, w, yOf, reading)...)
+	body = append(body, windowTicks(g, w, 236)...)
+	marks, h := v.clockMarks(g, ax)
+	body = append(body, marks...)
+	body = append(body, v.cursor(ax, 20, h-4))
 	return app.Elem("figure").ID("clock-picture").Class("lesson-picture").Body(
 		v.zoomBar(),
-		v.zoomBox(ui.SVG("svg").ID("clock-svg").Attr("viewBox", "0 0 960 304").Attr("role", "img").
+		v.zoomBox(ui.SVG("svg").ID("clock-svg").Attr("viewBox", g.viewBox(h)).Attr("role", "img").
 			Attr("aria-label", "The two clocks against monotonic time: the wall clock is set back 10 s at 4 s and jumps forward 1 h at 8 s").Body(body...)),
 		app.Elem("figcaption").ID("clock-readings").Class("hint").Text(readings),
 	)
@@ -119,7 +114,7 @@ func (v *lessonView) clockPicture() app.UI {
 // wallLines draws the naive wall-clock reading within the window: a
 // segment between jumps (along the top, dashed, where it is off the
 // chart), and each jump as a dotted step with its name.
-func wallLines(ax ui.Axis, w ui.TimeWindow, yOf func(time.Duration) float64, reading func(sim.Instant) sim.Instant) []app.UI {
+func wallLines(g picGeom, ax ui.Axis, w ui.TimeWindow, yOf func(time.Duration) float64, reading func(sim.Instant) sim.Instant) []app.UI {
 	var out []app.UI
 	from := sim.Instant(0)
 	for _, j := range append(explain.ClockLessonJumps, explain.Jump{At: w.Hi}) {
@@ -133,12 +128,30 @@ func wallLines(ax ui.Axis, w ui.TimeWindow, yOf func(time.Duration) float64, rea
 		}
 		if j.By != 0 && j.At >= w.From && j.At <= w.To {
 			y1, to := min(yOf(reading(j.At-1)), 220), max(yOf(reading(j.At)), 24)
-			out = append(out, svgLine(ax.X(j.At), y1, ax.X(j.At), to, "pic-jump"),
-				svgText(ax.X(j.At)+6, (y1+to)/2, "start", "pic-label", jumpText(j)))
+			out = append(out, svgLine(ax.X(j.At), y1, ax.X(j.At), to, "pic-jump"), jumpLabel(g, ax.X(j.At), (y1+to)/2, jumpText(j)))
 		}
 		from = j.At
 	}
 	return out
+}
+
+// jumpLabel is a wall-clock step's name beside its step at x: to its right
+// on one line, or in the phone layout on two lines (its "(off the chart)"
+// under it), on the side of the step with more room.
+func jumpLabel(g picGeom, x, y float64, text string) app.UI {
+	if !g.Narrow {
+		return svgText(x+6, y, "start", "pic-label", text)
+	}
+	anchor, tx := "start", x+6
+	if x > (g.Left+g.Right)/2 {
+		anchor, tx = "end", x-6
+	}
+	first, second, two := strings.Cut(text, " (")
+	lines := []app.UI{ui.SVG("tspan").Attr("x", ui.F1(tx)).Attr("y", ui.F1(y)).Text(first)}
+	if two {
+		lines = append(lines, ui.SVG("tspan").Attr("x", ui.F1(tx)).Attr("y", ui.F1(y+18)).Text("("+second))
+	}
+	return ui.SVG("text").Attr("text-anchor", anchor).Attr("data-c", "pic-label").Body(lines...)
 }
 
 // jumpText names a wall-clock step: "set back 10 s at 4 s", "forward 1 h
@@ -156,13 +169,22 @@ func jumpText(j explain.Jump) string {
 }
 
 // clockMarks draws each lane's decisions known at the clock's instant, in
-// two rows under the clocks: ✓ allowed, ✕ denied.
-func (v *lessonView) clockMarks(ax ui.Axis) []app.UI {
+// two rows under the clocks: ✓ allowed, ✕ denied; each row's name is left
+// of it, or above it in the phone layout. It returns the picture's height.
+func (v *lessonView) clockMarks(g picGeom, ax ui.Axis) ([]app.UI, float64) {
 	r := v.run
 	n := r.rowsKnown()
+	rowY := [2]float64{270, 294}
 	out := []app.UI{
-		svgText(picLeft-8, 270, "end", "pic-label", "monotonic lane"),
-		svgText(picLeft-8, 294, "end", "pic-label", "wall-clock lane"),
+		svgText(g.Left-8, rowY[0], "end", "pic-label", "monotonic lane"),
+		svgText(g.Left-8, rowY[1], "end", "pic-label", "wall-clock lane"),
+	}
+	if g.Narrow {
+		rowY = [2]float64{286, 330}
+		out = []app.UI{
+			svgText(4, rowY[0]-20, "start", "pic-label", "monotonic lane"),
+			svgText(4, rowY[1]-20, "start", "pic-label", "wall-clock lane"),
+		}
 	}
 	for i := range n {
 		if at := r.full.RowAt[i]; at < ax.From || at > ax.To {
@@ -174,10 +196,10 @@ func (v *lessonView) clockMarks(ax ui.Axis) []app.UI {
 			if strings.HasPrefix(r.full.Rows[i][col], "allowed") {
 				sym, cls = "✓", "pic-mark ok"
 			}
-			out = append(out, svgText(x, float64(270+24*lane), "middle", cls, sym))
+			out = append(out, svgText(x, rowY[lane], "middle", cls, sym))
 		}
 	}
-	return out
+	return out, rowY[1] + 10
 }
 
 // lockWave is the lock lesson's wave at instant t: its start (waves are
@@ -195,7 +217,8 @@ func lockWave(t sim.Instant) (from, to sim.Instant, n int) {
 func (v *lessonView) lockPicture() app.UI {
 	t := v.run.clock.Now()
 	from, to, wave := lockWave(t)
-	ax := ui.Axis{X0: picLeft, X1: picRight, From: from, To: to}
+	g := v.geom()
+	ax := ui.Axis{X0: g.Left, X1: g.Right, From: from, To: to}
 	b := explain.RecordedLockBench
 	reqs := explain.LockRequests()
 	design := func(id, title string, perKey bool, hold time.Duration) app.UI {
@@ -204,8 +227,8 @@ func (v *lessonView) lockPicture() app.UI {
 		body := []app.UI{}
 		for c := range b.Cores {
 			y := 30 + float64(c)*40
-			body = append(body, svgText(picLeft-8, y+20, "end", "pic-label", "core "+strconv.Itoa(c+1)),
-				svgLine(picLeft, y+34, picRight, y+34, "pic-axis"))
+			body = append(body, svgText(g.Left-8, y+20, "end", "pic-label", "core "+strconv.Itoa(c+1)),
+				svgLine(g.Left, y+34, g.Right, y+34, "pic-axis"))
 		}
 		for _, s := range slots {
 			if s.Start > t || s.Start < from || s.Start >= to {
@@ -224,7 +247,7 @@ func (v *lessonView) lockPicture() app.UI {
 		body = append(body, v.cursor(ax, 24, 112))
 		return app.Elem("div").ID("lock-"+id).Class("lock-design").Body(
 			app.Elem("h3").Text(title+" (each decision holds it "+strconv.FormatInt(hold.Nanoseconds(), 10)+" ns)"),
-			picBox(ui.SVG("svg").ID("lock-"+id+"-svg").Attr("viewBox", "0 0 960 144").Attr("role", "img").
+			picBox(ui.SVG("svg").ID("lock-"+id+"-svg").Attr("viewBox", g.viewBox(144)).Attr("role", "img").
 				Attr("aria-label", title+": the two cores over the wave's first 5 µs").Body(body...)),
 			app.Elem("ul").Class("lock-now").Body(
 				app.Elem("li").ID("lock-"+id+"-core-0").Text(st.CoreText(0)),
@@ -252,8 +275,9 @@ func (v *lessonView) queuePicture() app.UI {
 		return app.If(false, nil)
 	}
 	until := r.lesson.Until
+	g := v.geom()
 	w := v.window()
-	ax := w.Axis(picLeft, picRight)
+	ax := w.Axis(g.Left, g.Right)
 	now := r.clock.Now()
 	var lanes []app.UI
 	for i, ln := range r.lab.Lanes() {
@@ -278,8 +302,8 @@ func (v *lessonView) queuePicture() app.UI {
 			longest = max(longest, rec.Delay)
 		}
 		h := 12 + float64(max(row, 1))*7 + 8
-		body = append(body, svgLine(picLeft, h-4, picRight, h-4, "pic-axis"))
-		body = append(body, windowTicks(w, h+8)...)
+		body = append(body, svgLine(g.Left, h-4, g.Right, h-4, "pic-axis"))
+		body = append(body, windowTicks(g, w, h+8)...)
 		body = append(body, v.cursor(ax, 4, h))
 		title := "lane 1: as a queue (nginx without nodelay)"
 		say := "waiting in the queue at t = " + lessonTime(max(now, 0), until) + ": " + units.Plural(waiting, "request") + "; longest wait so far " + units.TwoDecimals(longest)
@@ -289,7 +313,7 @@ func (v *lessonView) queuePicture() app.UI {
 		}
 		lanes = append(lanes, app.Elem("div").ID("queue-"+strconv.Itoa(i)).Class("queue-lane").Body(
 			app.Elem("h3").Text(title),
-			v.zoomBox(ui.SVG("svg").ID("queue-"+strconv.Itoa(i)+"-svg").Attr("viewBox", "0 0 960 "+ui.F1(h+28)).Attr("role", "img").
+			v.zoomBox(ui.SVG("svg").ID("queue-"+strconv.Itoa(i)+"-svg").Attr("viewBox", g.viewBox(h+28)).Attr("role", "img").
 				Attr("aria-label", title+": each admitted request from its arrival to when it leaves").Body(body...)),
 			app.Elem("p").ID("queue-"+strconv.Itoa(i)+"-now").Class("hint").Text(say),
 		))

@@ -14,7 +14,8 @@ import (
 // lesson until zoomed, and again for another lesson.
 func (v *lessonView) window() ui.TimeWindow {
 	if v.winFor != v.run.lesson.ID {
-		v.win = ui.FullWindow(0, v.run.lesson.Until, ui.MinSpanFor(picRight-picLeft))
+		g := v.geom()
+		v.win = ui.FullWindow(0, v.run.lesson.Until, ui.MinSpanFor(g.Right-g.Left))
 		v.winFor = v.run.lesson.ID
 	}
 	return v.win
@@ -32,7 +33,7 @@ func (v *lessonView) zoomBar() app.UI {
 // for a wheel the picture takes).
 func (v *lessonView) zoomBox(svg app.UI) app.UI {
 	return app.Elem("div").Class("pic-scroll").TabIndex(0).DataSet("zoom", true).DataSet("keys", ui.ZoomKeys+" ArrowLeft ArrowRight").
-		Attr("aria-label", "Picture: + and − zoom its time axis, ← and → move it, 0 shows it all; it scrolls sideways on a narrow screen").
+		Attr("aria-label", "Picture: + and − zoom its time axis, ← and → move it, 0 shows it all").
 		OnKeyDown(v.onZoomKey).On("wheel", v.onZoomWheel).Body(svg)
 }
 
@@ -44,7 +45,7 @@ func (v *lessonView) onZoomKey(ctx app.Context, e app.Event) {
 }
 
 // onZoomWheel zooms about the pointer: its place on the time axis, from
-// the picture's drawn box (picLeft to picRight of its picW units).
+// the picture's drawn box (Left to Right of its W units, picGeom).
 func (v *lessonView) onZoomWheel(ctx app.Context, e app.Event) {
 	box := ctx.JSSrc()
 	if !ui.WheelZooms(e, ui.ChartFocused(box)) {
@@ -59,17 +60,18 @@ func (v *lessonView) onZoomWheel(ctx app.Context, e app.Event) {
 	if width <= 0 {
 		return
 	}
-	plot := width * (picRight - picLeft) / picW
+	g := v.geom()
+	plot := width * (g.Right - g.Left) / g.W
 	a := ui.WheelZoom(e.Get("deltaX").Float(), e.Get("deltaY").Float(), e.Get("deltaMode").Int(), e.Get("shiftKey").Bool(), plot)
-	x := (e.Get("clientX").Float()-r.Get("left").Float())*picW/width - picLeft
-	v.win = a.Apply(v.window(), ui.TimeAnchor(x/(picRight-picLeft)))
+	x := (e.Get("clientX").Float()-r.Get("left").Float())*g.W/width - g.Left
+	v.win = a.Apply(v.window(), ui.TimeAnchor(x/(g.Right-g.Left)))
 }
 
 // windowTicks labels the window's axis at nice steps, at y.
-func windowTicks(w ui.TimeWindow, y float64) []app.UI {
-	ax := w.Axis(picLeft, picRight)
+func windowTicks(g picGeom, w ui.TimeWindow, y float64) []app.UI {
+	ax := w.Axis(g.Left, g.Right)
 	var out []app.UI
-	for _, t := range w.Ticks(6) {
+	for _, t := range w.Ticks(g.ticks()) {
 		out = append(out, svgLine(ax.X(t.At), y-4, ax.X(t.At), y+2, "pic-tick"),
 			svgText(ax.X(t.At), y+16, "middle", "pic-label", t.Label))
 	}

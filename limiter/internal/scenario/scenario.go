@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -176,6 +177,33 @@ func Files(dir string) ([]string, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	sort.Strings(files)
 	return files, err
+}
+
+// Run runs f on every scenario file of Dirs(limiterDir), each in a subtest
+// named by its folder and file, and returns how many files it read. A folder
+// without scenario files, or a file that does not parse, is a test error.
+func Run(t *testing.T, limiterDir string, f func(t *testing.T, file string, sc *Scenario)) int {
+	total := 0
+	for _, dir := range Dirs(limiterDir) {
+		files, err := Files(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) == 0 {
+			t.Errorf("%s: no scenario files", dir)
+		}
+		for _, file := range files {
+			total++
+			t.Run(filepath.Base(dir)+"/"+strings.TrimSuffix(filepath.Base(file), ".json"), func(t *testing.T) {
+				sc, err := Read(file)
+				if err != nil {
+					t.Fatalf("%s: %v", file, err)
+				}
+				f(t, file, sc)
+			})
+		}
+	}
+	return total
 }
 
 // Read reads one scenario file; unknown fields are errors.
