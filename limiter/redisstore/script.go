@@ -26,9 +26,10 @@ var slidingCounterLua string
 //go:embed lua/slidinglog.lua
 var slidingLogLua string
 
-// scripts holds each kind's script, the one a decision runs: EVALSHA, and
-// EVAL once when the server answers NOSCRIPT (go-redis's Script.Run). One
-// script per kind, so that each call defines only the Lua functions it uses.
+// scripts holds each kind's script, the one a decision runs: EVALSHA of its
+// Hash (Store.run), and EVAL of its source once when the server answers
+// NOSCRIPT. One script per kind, so that each call defines only the Lua
+// functions it uses.
 var scripts = map[string]*redis.Script{
 	"b":   redis.NewScript(prelude + bucketLua),
 	"fw":  redis.NewScript(prelude + fixedWindowLua),
