@@ -57,7 +57,7 @@
 // (The window strategies also keep the current window's number, and every
 // strategy its latest instant. GCRA keeps its TAT exactly, as a lead over
 // that instant in fractions of a nanosecond, so a token bucket, GCRA or
-// leaky bucket is 48 bytes, lock included.)
+// leaky bucket is 64 bytes, lock and the key a Keyed holds it by included.)
 //
 // The token bucket, GCRA and the leaky bucket (as a meter, capacity = burst,
 // leak interval = 1/rate) make exactly the same decisions with the same

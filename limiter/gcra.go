@@ -14,7 +14,7 @@ import "time"
 // admitted instant plus a lead in 1/perNs of a nanosecond (perNs the rate's
 // numerator, see bucketMath), so an emission interval that is not a whole
 // number of nanoseconds (rate 3/s: 333 333 333⅓ ns) is never rounded; the
-// state is 48 bytes, as the token bucket's.
+// state is 64 bytes, as the token bucket's.
 //
 // Create one with [NewGCRA]. The zero value has no parameters: AllowN and the
 // setters return an error wrapping [ErrInvalid] ("limiter: zero GCRA; create

@@ -16,8 +16,8 @@ type Factory func(key string) (Strategy, error)
 
 // Keyed holds one strategy per key (client, API token, IP, client +
 // endpoint), created on first use from a Factory. It is safe for concurrent
-// use: keys live in a sharded map and each key has its own lock, so requests
-// for unrelated keys never wait on each other, and two concurrent first
+// use: keys live in a sharded hash table and each key has its own lock, so
+// requests for unrelated keys never wait on each other, and two concurrent first
 // requests for one key share one strategy. The factory runs with no lock
 // held (it may be slow, or call the Keyed itself); for two concurrent first
 // requests of one key it may run twice, and only one result is kept.
@@ -36,15 +36,18 @@ type Factory func(key string) (Strategy, error)
 // to that long before the sweeping one decides as if its key had never been
 // evicted. Sweep keeps no margin (see there).
 //
-// Memory: the strategies of this package are held directly as map entries
-// (their lock is the key's lock), and token buckets, GCRA and leaky buckets
-// of one tier share their immutable parameters, so an idle token bucket,
-// GCRA or leaky bucket key costs its map slot and a 48-byte state (GCRA
-// keeps its exact TAT as a lead over its latest instant; 8 bytes more would
-// fall in Go's 64-byte size class). Go's maps keep the slots of deleted
-// entries, so a sweep that leaves a shard under a quarter of the most keys
-// it has held rebuilds that shard's map: after a sweep of idle keys the heap
-// returns to what the keys still held need.
+// Memory: the strategies of this package are held directly as table entries
+// (their lock is the key's lock, and they hold the key), and token buckets,
+// GCRA and leaky buckets of one tier share their immutable parameters, so an
+// idle token bucket, GCRA or leaky bucket key costs a 64-byte state, one
+// cache line (GCRA keeps its exact TAT as a lead over its latest instant; 8
+// bytes more would fall in Go's 80-byte size class), and its table slots:
+// 16 bytes (the key's 64-bit hash and a pointer) at a load of 7/12 to 7/8,
+// 18 to 27 bytes a key. A shard's table grows by 1.5× at once, with the
+// shard's lock held (for a shard of 15,000 keys, a copy of 15,000 slots).
+// Removed entries keep their slots, so a sweep that leaves a shard under a
+// quarter of the most keys it has held rebuilds that shard's table: after a
+// sweep of idle keys the heap returns to what the keys still held need.
 //
 // Create one with [NewKeyed]: the zero value is not usable.
 type Keyed struct {
@@ -53,9 +56,11 @@ type Keyed struct {
 	clock   Clock
 	every   uint64
 	seed    maphash.Seed
-	next    atomic.Uint64 // next shard for the amortised sweep
-	_       [8]byte       // shards start on a 64-byte cache line
-	shards  [numShards]shard
+	// hashMask is ANDed with every key's hash: all ones, except in tests
+	// that make keys share a hash.
+	hashMask uint64
+	next     atomic.Uint64 // next shard for the amortised sweep
+	shards   [numShards]shard
 }
 
 const numShards = 64
@@ -66,20 +71,40 @@ const (
 	sweepOnCreate = 2
 )
 
+// A shard finds a key's entry by the key's 64-bit hash, the one that picked
+// the shard, in its table (keyedtable.go), so a request hashes its key once;
+// the entry's key tells apart keys that share a hash.
 type shard struct {
-	mu sync.RWMutex
-	m  map[string]*header
-	// rebuilt is, while a rebuild copies m's keys in batches, the map that
-	// replaces m (keys created or evicted meanwhile go to both); nil
+	mu  sync.RWMutex
+	tab table
+	// rebuilt is, while a rebuild copies tab's keys in batches, the table
+	// that replaces tab (keys created or evicted meanwhile go to both); nil
 	// otherwise. See rebuild.
-	rebuilt map[string]*header
-	peak    int // most keys m has held: a sweep that leaves far fewer rebuilds it
+	rebuilt *table
+	peak    int // most keys tab has held: a sweep that leaves far fewer rebuilds it
 	// ops counts the requests to this shard for the amortised sweep. It is
-	// kept per shard, on the line whose lock every request already writes,
-	// so that requests on different cores do not all write one shared word
-	// beside the fields every request reads.
+	// kept per shard, so that requests on different cores do not all write
+	// one shared word, and on the shard's second line, away from the lock
+	// and table that every request reads.
 	ops atomic.Uint64
-	_   [8]byte // one shard per 64-byte cache line
+	_   [40]byte // one shard per two 64-byte cache lines
+}
+
+// insert adds h, the entry of a key that sh does not hold, with sh.mu held.
+func (sh *shard) insert(hash uint64, h *header) {
+	sh.tab.insert(hash, h)
+	sh.peak = max(sh.peak, sh.tab.live)
+	if sh.rebuilt != nil {
+		sh.rebuilt.insert(hash, h)
+	}
+}
+
+// remove removes h, held in sh under hash, with sh.mu held.
+func (sh *shard) remove(hash uint64, h *header) {
+	sh.tab.remove(hash, h)
+	if sh.rebuilt != nil {
+		sh.rebuilt.remove(hash, h)
+	}
 }
 
 // foreign wraps a strategy from outside this package (or one already held by
@@ -163,7 +188,7 @@ func (h *header) freshLocked(now Instant) bool {
 // own header when it is one of this package's and no Keyed holds it yet, a
 // wrapper otherwise (a factory may return one strategy for several keys, or
 // return again a strategy that was evicted).
-func adopt(s Strategy) *header {
+func adopt(s Strategy, key string) *header {
 	var h *header
 	var want kindTag
 	switch x := s.(type) {
@@ -196,14 +221,14 @@ func adopt(s Strategy) *header {
 		h.mu.Lock()
 		own := h.kind == want && !h.keyed
 		if own {
-			h.keyed, h.seen = true, minInstant
+			h.keyed, h.seen, h.key = true, minInstant, key
 		}
 		h.mu.Unlock()
 		if own {
 			return h
 		}
 	}
-	f := &foreign{header: header{kind: tagForeign, keyed: true, seen: minInstant}, s: s}
+	f := &foreign{header: header{kind: tagForeign, keyed: true, seen: minInstant, key: key}, s: s}
 	return &f.header
 }
 
@@ -235,7 +260,7 @@ func NewKeyed(factory Factory, opts KeyedOptions) (*Keyed, error) {
 	if opts.IdleTTL < 0 {
 		return nil, errorf("idle TTL %v is negative; want >= 0", opts.IdleTTL)
 	}
-	k := &Keyed{factory: factory, ttl: opts.IdleTTL, clock: opts.Clock, seed: maphash.MakeSeed()}
+	k := &Keyed{factory: factory, ttl: opts.IdleTTL, clock: opts.Clock, seed: maphash.MakeSeed(), hashMask: ^uint64(0)}
 	switch {
 	case opts.SweepEvery == 0:
 		k.every = 1024
@@ -244,9 +269,6 @@ func NewKeyed(factory Factory, opts KeyedOptions) (*Keyed, error) {
 	}
 	if k.clock == nil {
 		k.clock = NewMonotonicClock()
-	}
-	for i := range k.shards {
-		k.shards[i].m = make(map[string]*header)
 	}
 	return k, nil
 }
@@ -266,14 +288,15 @@ func (k *Keyed) AllowNAt(now Instant, key string, n int) (Decision, error) {
 	if err := checkN(n); err != nil {
 		return Decision{}, err
 	}
-	sh := k.shard(key)
+	hash := k.hash(key)
+	sh := &k.shards[hash%numShards]
 	for {
 		sh.mu.RLock()
-		h := sh.m[key]
+		h := sh.tab.lookup(hash, key)
 		sh.mu.RUnlock()
 		if h == nil {
 			var err error
-			if h, err = k.create(sh, now, key); err != nil {
+			if h, err = k.create(sh, hash, now, key); err != nil {
 				return Decision{}, err
 			}
 		}
@@ -377,9 +400,9 @@ func (k *Keyed) State(now Instant, key string) (State, bool) {
 	return s.State(now), true
 }
 
-func (k *Keyed) shard(key string) *shard {
-	return &k.shards[maphash.String(k.seed, key)%numShards]
-}
+// hash returns the hash by which key is found: its low bits pick the shard,
+// and the shard's table is keyed by all of it.
+func (k *Keyed) hash(key string) uint64 { return maphash.String(k.seed, key) & k.hashMask }
 
 // create returns the entry of a key not found, creating it from the factory.
 // The factory runs with no lock held, so a slow factory delays only its own
@@ -387,7 +410,7 @@ func (k *Keyed) shard(key string) *shard {
 // State, another key's AllowNAt). Two first requests for one key may both
 // call it; the entry inserted first is the key's, and the other result is
 // dropped before it is used.
-func (k *Keyed) create(sh *shard, now Instant, key string) (*header, error) {
+func (k *Keyed) create(sh *shard, hash uint64, now Instant, key string) (*header, error) {
 	s, err := k.factory(key)
 	if err != nil {
 		return nil, err
@@ -397,7 +420,7 @@ func (k *Keyed) create(sh *shard, now Instant, key string) (*header, error) {
 	}
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	if h := sh.m[key]; h != nil {
+	if h := sh.tab.lookup(hash, key); h != nil {
 		return h, nil
 	}
 	if k.every > 0 {
@@ -405,12 +428,8 @@ func (k *Keyed) create(sh *shard, now Instant, key string) (*header, error) {
 		// sweep keeps up with any rate of new keys.
 		k.sweepLocked(sh, now, k.freshSince(now), sweepOnCreate)
 	}
-	h := adopt(s)
-	sh.m[key] = h
-	sh.peak = max(sh.peak, len(sh.m))
-	if sh.rebuilt != nil {
-		sh.rebuilt[key] = h
-	}
+	h := adopt(s, key)
+	sh.insert(hash, h)
 	return h, nil
 }
 
@@ -422,7 +441,7 @@ func (k *Keyed) Len() int {
 	for i := range k.shards {
 		sh := &k.shards[i]
 		sh.mu.RLock()
-		n += len(sh.m)
+		n += sh.tab.live
 		sh.mu.RUnlock()
 	}
 	return n

@@ -21,8 +21,8 @@ func heapAfterGC() uint64 {
 }
 
 // A Sweep that evicts every key gives their memory back: the heap returns to
-// within 10 % of what it was before the first key (Go's maps never shrink,
-// so the shards' maps kept their slots: half of the heap stayed).
+// within 10 % of what it was before the first key (a shard's table keeps the
+// slots of removed keys until it is rebuilt).
 func TestSweepGivesMemoryBack(t *testing.T) {
 	const keys = 50_000
 	for _, c := range []limiter.Config{

@@ -282,6 +282,10 @@ func addLag(w, lag time.Duration) time.Duration {
 type header struct {
 	mu   sync.Mutex
 	seen Instant // Keyed: latest request instant, minInstant before the first (see latestLocked)
+	// key is the Keyed's key for this entry, set before the entry is
+	// inserted and never written again: a Keyed finds entries by the key's
+	// 64-bit hash and compares key to tell keys that share a hash apart.
+	key  string
 	kind kindTag // the type this header leads
 	used bool    // false until the first admitted request
 	// keyed is set once a Keyed holds the strategy as an entry; a strategy

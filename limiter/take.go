@@ -39,9 +39,10 @@ func (k *Keyed) TakeInto(ctx context.Context, key string, n int, limits []Outcom
 // held returns key's strategy, or nil when the key is not held (evicted
 // since its request: a peek or a request it can never admit left it fresh).
 func (k *Keyed) held(key string) Strategy {
-	sh := k.shard(key)
+	hash := k.hash(key)
+	sh := &k.shards[hash%numShards]
 	sh.mu.RLock()
-	h := sh.m[key]
+	h := sh.tab.lookup(hash, key)
 	sh.mu.RUnlock()
 	if h == nil {
 		return nil

@@ -15,7 +15,7 @@ import (
 //
 // A bucketMath with wide set is never interned: it belongs to one limiter,
 // and debt is that limiter's state, read and written under its lock (the
-// limiter's own debt field stays 0). Ordinary limiters so stay 48 bytes, and
+// limiter's own debt field stays 0). Ordinary limiters so stay 64 bytes, and
 // only these pay for the wider state.
 type wideMath struct {
 	perNs      uint64 // as bucketMath's; 0 for rate 0
