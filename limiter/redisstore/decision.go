@@ -1,6 +1,8 @@
 package redisstore
 
 import (
+	"encoding/binary"
+	"math"
 	"time"
 
 	"github.com/ratelab/ratelab/limiter"
@@ -185,4 +187,30 @@ func (p *params) again(r reply, n int) (wait time.Duration, ok bool) {
 		return c.RetryAfter(n), true
 	}
 	return 0, false
+}
+
+// packDoubles appends each of v to b as a little-endian IEEE 754 double,
+// the form the scripts' struct.unpack('<d…') reads.
+func packDoubles(b []byte, v ...float64) []byte {
+	for _, f := range v {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+	}
+	return b
+}
+
+// parseReply reads the script's reply, 4 to 6 little-endian doubles, each an
+// integer below 2^53 in magnitude.
+func parseReply(s string) (reply, bool) {
+	if len(s)%8 != 0 || len(s) < 32 || len(s) > 48 {
+		return reply{}, false
+	}
+	var v [6]int64
+	for i := range len(s) / 8 {
+		f := math.Float64frombits(binary.LittleEndian.Uint64([]byte(s[8*i : 8*i+8])))
+		if f != math.Trunc(f) || math.Abs(f) >= maxExact {
+			return reply{}, false
+		}
+		v[i] = int64(f)
+	}
+	return reply{ok: v[0] == 1, at: v[1], now: v[2], v: [3]int64{v[3], v[4], v[5]}}, true
 }

@@ -26,9 +26,10 @@ var slidingCounterLua string
 //go:embed lua/slidinglog.lua
 var slidingLogLua string
 
-// scripts holds each kind's script, the one a decision runs: EVALSHA, and
-// EVAL once when the server answers NOSCRIPT (go-redis's Script.Run). One
-// script per kind, so that each call defines only the Lua functions it uses.
+// scripts holds each kind's script, the one a decision runs: EVALSHA of its
+// Hash (Store.run), and EVAL of its source once when the server answers
+// NOSCRIPT. One script per kind, so that each call defines only the Lua
+// functions it uses.
 var scripts = map[string]*redis.Script{
 	"b":   redis.NewScript(prelude + bucketLua),
 	"fw":  redis.NewScript(prelude + fixedWindowLua),
@@ -43,7 +44,8 @@ const maxExact = 1 << 53
 type params struct {
 	kind   string        // b, fw, swc, swl
 	script *redis.Script // the kind's script
-	args   []string      // the kind's parameters, after kind, n, now and slack
+	args   []string      // the kind's parameters, in decimal
+	nums   []float64     // the same, as the script reads them
 	sig    string        // the parameters in the key's name
 
 	// Buckets: the in-memory arithmetic (limiter.BucketUnits) and scale,
@@ -81,6 +83,7 @@ func newParams(c limiter.Config) (params, error) {
 		p.kind = "swl"
 	}
 	p.args = []string{strconv.FormatInt(p.limit, 10), strconv.FormatInt(p.window, 10)}
+	p.nums = []float64{float64(p.limit), float64(p.window)}
 	p.sig = p.kind + ":" + p.args[0] + ":" + p.args[1]
 	return p, nil
 }
@@ -104,11 +107,18 @@ func bucketParams(c limiter.Config) (params, error) {
 		return params{}, errorf("%s needs integers up to %s in Redis, above 2^53 (Redis scripts hold integers as doubles); want a smaller burst or capacity, or a rate that is a simpler fraction", c, sum)
 	}
 	p := params{kind: "b", bu: bu, scale: scale.Int64(), leak: c.LeakInterval}
-	inf := "0"
+	inf, infNum := "0", 0.0
 	if bu.Inf {
-		inf = "1"
+		inf, infNum = "1", 1
 	}
 	p.args = []string{perUs.String(), unit.String(), strconv.FormatInt(bu.Burst, 10), inf}
+	p.nums = []float64{toFloat(perUs), toFloat(unit), float64(bu.Burst), infNum}
 	p.sig = fmt.Sprintf("%s:%s:%s:%s:%s", c.Kind, p.args[0], p.args[1], p.args[2], inf)
 	return p, nil
+}
+
+// toFloat is x rounded to the nearest double, as Lua's tonumber reads it.
+func toFloat(x *big.Int) float64 {
+	f, _ := new(big.Float).SetInt(x).Float64()
+	return f
 }

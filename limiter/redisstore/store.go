@@ -42,7 +42,6 @@ package redisstore
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -102,7 +101,9 @@ type Store struct {
 	cfg    limiter.Config
 	p      params
 	prefix string
-	tail   []any // the script's arguments after kind, n and now: slack, the kind's parameters
+	head   []any   // EVALSHA, the kind's script's SHA1 and its number of keys
+	consts any     // the script's ARGV[2]: the TTL slack and the kind's parameters, packed
+	takes  [16]any // Take's ARGV[1] for n below 16: n alone, packed
 	opts   Options
 	local  *denials
 
@@ -144,10 +145,15 @@ func New(client redis.UniversalClient, c limiter.Config, o Options) (*Store, err
 	if o.TTLSlack == 0 {
 		o.TTLSlack = limiter.EvictionSlack
 	}
+	slack := float64((o.TTLSlack + time.Millisecond - 1) / time.Millisecond)
 	s := &Store{client: client, cfg: kindOnly(c), p: p, prefix: o.Prefix, opts: o,
-		tail: []any{strconv.FormatInt(int64((o.TTLSlack+time.Millisecond-1)/time.Millisecond), 10)}}
-	for _, a := range p.args {
-		s.tail = append(s.tail, a)
+		consts: string(packDoubles(nil, append([]float64{slack}, p.nums...)...)),
+		head:   []any{"evalsha", p.script.Hash(), "1"}}
+	if p.kind == "swl" {
+		s.head[2] = "2"
+	}
+	for n := range s.takes {
+		s.takes[n] = string(packDoubles(nil, float64(n)))
 	}
 	if o.LocalDeny {
 		if o.LocalKeys == 0 {
@@ -182,7 +188,7 @@ func (s *Store) Stats() Stats {
 // limit, named "default". It returns an error wrapping limiter.ErrInvalid
 // for a negative n, and a Redis error unless Options chose otherwise.
 func (s *Store) Take(ctx context.Context, key string, n int) (limiter.Result, error) {
-	return s.take(ctx, "", 0, key, n)
+	return s.take(ctx, false, 0, key, n)
 }
 
 // TakeAt decides a request of n units for key at now, truncated to whole
@@ -197,30 +203,29 @@ func (s *Store) TakeAt(ctx context.Context, now time.Time, key string, n int) (l
 	if us <= -maxExact/2 || us >= maxExact/2 {
 		return limiter.Result{}, errorf("instant %v is outside ±2^52 µs of the Unix epoch; want an instant Redis holds exactly", now)
 	}
-	return s.take(ctx, strconv.FormatInt(us, 10), us, key, n)
+	return s.take(ctx, true, us, key, n)
 }
 
-// take decides at the instant us (nowArg; "" for the server's clock, and
-// then us is unused).
-func (s *Store) take(ctx context.Context, nowArg string, us int64, key string, n int) (limiter.Result, error) {
+// take decides at the instant us when explicit, else at the server's clock.
+func (s *Store) take(ctx context.Context, explicit bool, us int64, key string, n int) (limiter.Result, error) {
 	if n < 0 {
 		return limiter.Result{}, errorf("n %d is negative; want >= 0", n)
 	}
 	var sent time.Time
 	if s.local != nil {
 		sent = time.Now()
-		if d, ok := s.local.deny(key, n, nowArg != "", us, sent); ok {
+		if d, ok := s.local.deny(key, n, explicit, us, sent); ok {
 			s.localDenials.Add(1)
 			return s.result(d), nil
 		}
 	}
-	r, err := s.run(ctx, nowArg, key, n)
+	r, err := s.run(ctx, explicit, us, key, n)
 	if err != nil {
 		return s.failed(ctx, key, n, err)
 	}
 	d := s.p.decision(r, n)
 	if s.local != nil {
-		s.local.note(&s.p, key, n, r, d, nowArg != "", sent)
+		s.local.note(&s.p, key, n, r, d, explicit, sent)
 	}
 	return s.result(d), nil
 }
@@ -231,33 +236,58 @@ func (s *Store) result(d limiter.Decision) limiter.Result {
 
 // Keys returns the Redis keys that hold key's state.
 func (s *Store) Keys(key string) []string {
-	k := s.prefix + "{" + key + "}:" + s.p.sig
+	k := s.key(key)
 	if s.p.kind == "swl" {
 		return []string{k, k + ":log"}
 	}
 	return []string{k}
 }
 
-// run calls the script once, within the store's timeout.
-func (s *Store) run(ctx context.Context, nowArg, key string, n int) (reply, error) {
+// key is the Redis key of key's state.
+func (s *Store) key(key string) string { return s.prefix + "{" + key + "}:" + s.p.sig }
+
+// run calls the script once, within the store's timeout, with n and, when
+// explicit, the instant us as ARGV[1] (see lua/prelude.lua).
+func (s *Store) run(ctx context.Context, explicit bool, us int64, key string, n int) (reply, error) {
 	if s.opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.opts.Timeout)
 		defer cancel()
 	}
-	args := make([]any, 3, 3+len(s.tail))
-	args[0], args[1], args[2] = s.p.kind, n, nowArg
-	args = append(args, s.tail...)
+	var dyn any
+	if !explicit && n < len(s.takes) {
+		dyn = s.takes[n]
+	} else {
+		var buf [16]byte
+		b := packDoubles(buf[:0], float64(n))
+		if explicit {
+			b = packDoubles(b, float64(us))
+		}
+		dyn = string(b)
+	}
 	s.calls.Add(1)
-	v, err := s.p.script.Run(ctx, s.client, s.Keys(key), args...).Int64Slice()
+	// EVALSHA as a StringCmd of our own arguments, rather than Script.Run:
+	// the constant arguments are boxed once, in New, and the reply is read
+	// as one string.
+	k := s.key(key)
+	args := append(make([]any, 0, 7), s.head...)
+	args = append(args, k)
+	if s.p.kind == "swl" {
+		args = append(args, k+":log")
+	}
+	cmd := redis.NewStringCmd(ctx, append(args, dyn, s.consts)...)
+	_ = s.client.Process(ctx, cmd)
+	v, err := cmd.Result()
+	if redis.HasErrorPrefix(err, "NOSCRIPT") {
+		v, err = s.p.script.Eval(ctx, s.client, s.Keys(key), dyn, s.consts).Text()
+	}
 	if err != nil {
 		return reply{}, fmt.Errorf("redisstore: key %q: %w", key, err)
 	}
-	if len(v) < 4 {
-		return reply{}, fmt.Errorf("redisstore: key %q: script replied %v; want at least 4 integers", key, v)
+	r, ok := parseReply(v)
+	if !ok {
+		return reply{}, fmt.Errorf("redisstore: key %q: script replied %q; want 4 to 6 little-endian doubles", key, v)
 	}
-	r := reply{ok: v[0] == 1, at: v[1], now: v[2]}
-	copy(r.v[:], v[3:])
 	return r, nil
 }
 

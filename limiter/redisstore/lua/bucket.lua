@@ -1,5 +1,6 @@
 -- Token bucket, GCRA, leaky bucket: the debt, paid back at perUs a µs.
-local perUs, unit, burst, inf = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8] == '1'
+local slack, perUs, unit, burst, inf = struct.unpack('<ddddd', ARGV[2])
+inf = inf == 1
 local s = redis.call('GET', KEYS[1])
 local last, debt = nil, 0
 if s then last, debt = struct.unpack('dd', s) end
@@ -27,4 +28,4 @@ if ok == 1 and n > 0 then
     redis.call('SET', KEYS[1], v, 'PX', ms + slack)
   end
 end
-return {ok, at, now, nxt}
+return struct.pack('<dddd', ok, at, now, nxt)

@@ -1,5 +1,5 @@
 -- Fixed window: the latest instant, the window's index and its count.
-local limit, w = tonumber(ARGV[5]), tonumber(ARGV[6])
+local slack, limit, w = struct.unpack('<ddd', ARGV[2])
 local s = redis.call('GET', KEYS[1])
 local last, si, count = nil, nil, 0
 if s then last, si, count = struct.unpack('ddd', s) end
@@ -20,4 +20,4 @@ if n <= limit and (n == 0 or n <= limit - count) then
     end
   end
 end
-return {ok, at, now, idx, count}
+return struct.pack('<ddddd', ok, at, now, idx, count)

@@ -7,13 +7,21 @@
 -- the commands.
 --
 -- KEYS[1]: the key's state; KEYS[2]: the sliding window log's runs.
--- ARGV: kind, n, now in µs ('' reads the server's TIME), TTL slack in ms,
--- then the kind's parameters. Reply: {allowed, evaluated at, now, then the
--- kind's values}.
-local n, slack, now = tonumber(ARGV[2]), tonumber(ARGV[4]), tonumber(ARGV[3])
-if not now then
+-- ARGV[1]: little-endian doubles n, then now in µs (absent: the server's
+-- TIME); ARGV[2]: little-endian doubles, the TTL slack in ms, then the
+-- kind's parameters. Arguments and reply are packed doubles rather than
+-- decimal text and a table: tonumber runs strtod on each argument, and Redis
+-- converts a table reply element by element, each costing more than
+-- struct.pack.
+-- Reply: a string of little-endian doubles, allowed, evaluated at, now, then
+-- the kind's values.
+local n, now
+if #ARGV[1] == 16 then
+  n, now = struct.unpack('<dd', ARGV[1])
+else
+  n = struct.unpack('<d', ARGV[1])
   local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  now = t[1] * 1000000 + t[2]
 end
 
 local function fdiv(a, b) -- floor(a / b), exact for |a| + b < 2^53, b > 0

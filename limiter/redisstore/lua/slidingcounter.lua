@@ -26,7 +26,7 @@ local function mulLE(a, b, c, d) -- a*b <= c*d for integers in [0, 2^53)
   return true
 end
 
-local limit, w = tonumber(ARGV[5]), tonumber(ARGV[6])
+local slack, limit, w = struct.unpack('<ddd', ARGV[2])
 local s = redis.call('GET', KEYS[1])
 local last, si, c, p = nil, nil, 0, 0
 if s then last, si, c, p = struct.unpack('dddd', s) end
@@ -48,4 +48,4 @@ if n <= limit and (n == 0 or (limit - curr >= n and mulLE(prev, w - el, limit - 
     end
   end
 end
-return {ok, at, now, idx, curr, prev}
+return struct.pack('<dddddd', ok, at, now, idx, curr, prev)

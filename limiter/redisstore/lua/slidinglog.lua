@@ -8,7 +8,7 @@ local function run(i) -- the i-th run (0-based): its instant and units, or nil
   return tonumber(r[1]), tonumber(r[2])
 end
 
-local limit, w = tonumber(ARGV[5]), tonumber(ARGV[6])
+local slack, limit, w = struct.unpack('<ddd', ARGV[2])
 local s = redis.call('GET', KEYS[1])
 local last, total = nil, 0
 if s then last, total = struct.unpack('dd', s) end
@@ -46,7 +46,7 @@ if ok == 1 and n > 0 then
   local ms = -fdiv(-w, 1000) + slack -- fresh when this instant leaves the window
   redis.call('SET', KEYS[1], struct.pack('dd', at, count), 'PX', ms)
   redis.call('PEXPIRE', KEYS[2], ms)
-  return {ok, at, now, count, ek, at}
+  return struct.pack('<dddddd', ok, at, now, count, ek, at)
 end
 if count == 0 then newest = 0 end
-return {ok, at, now, count, ek, newest}
+return struct.pack('<dddddd', ok, at, now, count, ek, newest)
