@@ -87,10 +87,16 @@ const linkInstantWant = "want seconds from 0 to 86400, as the lab's clock shows 
 // exact to the nanosecond too).
 func parseLinkInstant(text string) (Instant, error) {
 	limit := int64(MaxLinkInstant / time.Second)
+	if rest, neg := strings.CutPrefix(text, "-"); neg {
+		if _, err := parseLinkInstant(rest); err == nil {
+			return 0, fmt.Errorf("%q is before the lab's start; %s", clip(text), linkInstantWant)
+		}
+		return 0, fmt.Errorf("%q is not a number of seconds or a duration; %s", clip(text), linkInstantWant)
+	}
 	if text != "" && strings.ContainsAny(text[len(text)-1:], "smh") {
 		d, err := time.ParseDuration(text)
 		switch {
-		case err != nil || d < 0:
+		case err != nil:
 			return 0, fmt.Errorf("%q is not a number of seconds or a duration; %s", clip(text), linkInstantWant)
 		case d > MaxLinkInstant:
 			return 0, fmt.Errorf("%q is later than %d s; %s", clip(text), limit, linkInstantWant)
