@@ -12,5 +12,9 @@ func (p *Page) OnPreRender(ctx app.Context) { site.SetHead(ctx, "/") }
 
 func headOnNav(ctx app.Context) { site.SetHead(ctx, "/") }
 
-// OnNav sets the document's head for this page.
-func (p *Page) OnNav(ctx app.Context) { headOnNav(ctx) }
+// OnNav sets the document's head for this page, and reads its link: the
+// playground takes nothing from it, and says so (linkNote).
+func (p *Page) OnNav(ctx app.Context) {
+	headOnNav(ctx)
+	p.note = linkNote(ctx.Page().URL().RawQuery)
+}
