@@ -40,11 +40,11 @@ func (v *labLanes) laneSVG(i int, id string, ln *sim.Lane, l *sim.Lab, a ui.Axis
 		svgEl("rect", "x", "0", "y", "56", "width", "600", "height", "40", "fill", "#f6f8fa"), // rateTop to rateBot
 		svgEl("polyline", "points", off, "fill", "none", "stroke", "#8c959f", "stroke-width", "1.5"),
 		svgEl("polyline", "points", adm, "fill", "none", "stroke", "#1a7f37", "stroke-width", "1.5"),
-		svgEl("text", "x", "3", "y", "66", "font-size", "9", "fill", "#57606a").Text("rate /s"),
+		svgEl("text", "x", "3", "y", "66", "font-size", "9", "fill", "#57606a", "stroke", "#f6f8fa", "stroke-width", "3", "paint-order", "stroke").Text("rate /s"),
 		svgEl("rect", "x", "0", "y", "104", "width", "600", "height", "32", "fill", "#fffbf0"), // stateTop to stateBot
 		svgEl("line", "x1", "0", "x2", "600", "y1", "104", "y2", "104", "stroke", "#d4a72c", "stroke-dasharray", "3 3"),
 		svgEl("polyline", "points", stp, "fill", "none", "stroke", "#9a6700", "stroke-width", "1.5"),
-		svgEl("text", "x", "3", "y", "114", "font-size", "9", "fill", "#57606a").Text("state (max "+strconv.Itoa(st.Limit)+")"),
+		svgEl("text", "x", "3", "y", "114", "font-size", "9", "fill", "#57606a", "stroke", "#fffbf0", "stroke-width", "3", "paint-order", "stroke").Text("state (max "+strconv.Itoa(st.Limit)+")"),
 		nowLine(ui.F1(a.X(now))),
 		v.selMark(id, i, ln, v.hist, a),
 	)
