@@ -64,9 +64,21 @@ func secondTicks(ax ui.Axis, y float64, step time.Duration, unit string, div tim
 	var out []app.UI
 	for t := ax.From; t <= ax.To; t += step {
 		out = append(out, svgLine(ax.X(t), y-4, ax.X(t), y+2, "pic-tick"),
-			svgText(ax.X(t), y+16, "middle", "pic-label", strconv.FormatInt(int64(t/div), 10)+" "+unit))
+			tickLabel(ax, t, y+16, strconv.FormatInt(int64(t/div), 10)+" "+unit))
 	}
 	return out
+}
+
+// tickLabel is an axis label under its tick at t: centred, but a label
+// within 24 units of the axis' right end ends at its tick, so that it stays
+// inside the picture, whose edge the phone layout puts 16 units past the
+// axis (half of "25 µs" in 15-unit text is about 20).
+func tickLabel(ax ui.Axis, t limiter.Instant, y float64, text string) app.UI {
+	anchor := "middle"
+	if ax.X1-ax.X(t) < 24 {
+		anchor = "end"
+	}
+	return svgText(ax.X(t), y, anchor, "pic-label", text)
 }
 
 // clockPicture is lesson 3: the monotonic clock and the naive wall-clock

@@ -73,7 +73,7 @@ func windowTicks(g picGeom, w ui.TimeWindow, y float64) []app.UI {
 	var out []app.UI
 	for _, t := range w.Ticks(g.ticks()) {
 		out = append(out, svgLine(ax.X(t.At), y-4, ax.X(t.At), y+2, "pic-tick"),
-			svgText(ax.X(t.At), y+16, "middle", "pic-label", t.Label))
+			tickLabel(ax, t.At, y+16, t.Label))
 	}
 	return out
 }
