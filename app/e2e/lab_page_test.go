@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ratelab/ratelab/app/sim"
 )
@@ -143,4 +144,13 @@ func (l *labPage) waitTotals(lab *sim.Lab, n int64) {
 		l.waitText(id+"-denied", strconv.FormatInt(tot.Denied, 10))
 		l.t.Logf("lane %d (%s): %d allowed, %d denied", i+1, ln.Spec().Config, tot.Allowed, tot.Denied)
 	}
+}
+
+// waitNASATrace waits until the NASA trace is loaded and replaying. The
+// page fetches, inflates and parses its 20,000 requests in the wasm, which
+// on a loaded 2-core machine took longer than poll's 5 s, so it has 30 s.
+func (p *page) waitNASATrace() {
+	p.t.Helper()
+	const want = "Replaying: NASA 1995 trace (20000 requests, 1656 clients)remove"
+	p.pollFor(30*time.Second, "#trace-status", want, func() string { return p.text("#trace-status") })
 }

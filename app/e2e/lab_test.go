@@ -251,7 +251,7 @@ func testLabColumnFollows(p *page) {
 	q := sim.DefaultSetup()
 	q.Trace = "nasa"
 	f = p.openLab(p.base + "/lab?" + q.Values().Encode())
-	f.waitText("#trace-status", "Replaying: NASA 1995 trace (20000 requests, 1656 clients)remove")
+	f.waitNASATrace()
 	f.waitAttr("#run-trace", "disabled", "null")
 }
 
@@ -728,7 +728,7 @@ func testLabTraceQuiets(p *page) {
 	f := p.openLab(p.base + "/lab")
 	f.waitValue("#client-0-pattern", "poisson")
 	f.click("#load-nasa")
-	f.waitText("#trace-status", "Replaying: NASA 1995 trace (20000 requests, 1656 clients)remove")
+	f.waitNASATrace()
 	f.waitText("#trace-note", "So that the lanes hear the trace, alice now sends only on clicks; pick a pattern again to mix generated traffic in, or remove the trace to have it back.")
 	f.waitValue("#client-0-pattern", "none")
 	f.poll("link", "true true", func() string {
@@ -755,7 +755,7 @@ func testLabTraceQuiets(p *page) {
 	// and that it does not replay the trace (it said its questions came
 	// from the link's clients, and asked about alice's Poisson requests).
 	f.click("#load-nasa")
-	f.waitText("#trace-status", "Replaying: NASA 1995 trace (20000 requests, 1656 clients)remove")
+	f.waitNASATrace()
 	f.poll("quiz link without the clients, with the trace", "true false true", func() string {
 		return f.eval(`(() => { const h = document.getElementById("quiz-this").getAttribute("href"); return h.includes("lane=fixed_window") + " " + h.includes("client=") + " " + h.includes("trace=nasa"); })()`)
 	})
@@ -836,7 +836,7 @@ func testLabNASA(p *labPage) {
 	p.click("#client-0-remove")
 	p.waitGone("#client-0")
 	p.click("#load-nasa")
-	p.waitText("#trace-status", "Replaying: NASA 1995 trace (20000 requests, 1656 clients)remove")
+	p.waitNASATrace()
 	if src := p.text("#trace-source"); !strings.Contains(src, "Internet Traffic Archive") || !strings.Contains(src, "Terms:") {
 		p.t.Errorf("#trace-source = %q; want the source and terms", src)
 	}

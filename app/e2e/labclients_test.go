@@ -76,7 +76,7 @@ func testLabWorstLabels(p *page) {
 	end := 39568 * time.Second
 	lab, s := nasaLab(p.t, end)
 	f := p.openLab(p.base + "/lab?" + s.Values().Encode())
-	f.waitText("#trace-status", "Replaying: NASA 1995 trace (20000 requests, 1656 clients)remove")
+	f.waitNASATrace()
 	f.click("#run-trace")
 	f.pollFor(60*time.Second, "#lab-clock", "t = 39568.000 s", func() string { return f.text("#lab-clock") })
 	f.waitText("#lab-clock-state", "paused")

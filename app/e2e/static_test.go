@@ -234,7 +234,7 @@ func TestStaticOffline(t *testing.T) {
 
 	lab := p.openLab(base + "/lab").page
 	lab.click("#load-nasa")
-	lab.waitText("#trace-status", "Replaying: NASA 1995 trace (20000 requests, 1656 clients)remove")
+	lab.waitNASATrace()
 
 	learn := p.openLearn(base + "/learn").page
 	learn.click("#lesson-link-" + lessonChecks[0].id)
