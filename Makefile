@@ -58,11 +58,13 @@ deps:
 	@command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1 || { echo "redis-server or redis-cli is missing and could not be installed"; exit 1; }
 	$(GO) mod download
 	cd limiter/redisstore && $(GO) mod download
+	cd limiter/benchmarks && $(GO) mod download
 	@test -f testout/npm/node_modules/axe-core/axe.min.js || npm install --no-save --no-audit --no-fund --prefix testout/npm axe-core@4
 
 vet:
 	$(GO) vet ./...
 	cd limiter/redisstore && $(GO) vet ./...
+	cd limiter/benchmarks && $(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./...
 	$(GO) vet -tags e2e ./app/e2e
 	$(GO) vet -tags 'e2e benchui' ./app/e2e
