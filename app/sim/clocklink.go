@@ -64,7 +64,7 @@ func ParseClockLink(q url.Values) (ClockLink, error) {
 			c.Paused = true
 		case "0":
 		default:
-			errs = append(errs, &PartError{Part: "paused", Err: fmt.Errorf("%q is not 1 or 0; want paused=1 to open paused", clip(p))})
+			errs = append(errs, &PartError{Part: "paused", Err: fmt.Errorf("%q is not 1 or 0; want paused=1 to open paused", Clip(p))})
 		}
 	}
 	if q.Has("t") {
@@ -89,36 +89,36 @@ func parseLinkInstant(text string) (Instant, error) {
 	limit := int64(MaxLinkInstant / time.Second)
 	if rest, neg := strings.CutPrefix(text, "-"); neg {
 		if _, err := parseLinkInstant(rest); err == nil {
-			return 0, fmt.Errorf("%q is before the lab's start; %s", clip(text), linkInstantWant)
+			return 0, fmt.Errorf("%q is before the lab's start; %s", Clip(text), linkInstantWant)
 		}
-		return 0, fmt.Errorf("%q is not a number of seconds or a duration; %s", clip(text), linkInstantWant)
+		return 0, fmt.Errorf("%q is not a number of seconds or a duration; %s", Clip(text), linkInstantWant)
 	}
 	if text != "" && strings.ContainsAny(text[len(text)-1:], "smh") {
 		d, err := time.ParseDuration(text)
 		switch {
 		case err != nil:
-			return 0, fmt.Errorf("%q is not a number of seconds or a duration; %s", clip(text), linkInstantWant)
+			return 0, fmt.Errorf("%q is not a number of seconds or a duration; %s", Clip(text), linkInstantWant)
 		case d > MaxLinkInstant:
-			return 0, fmt.Errorf("%q is later than %d s; %s", clip(text), limit, linkInstantWant)
+			return 0, fmt.Errorf("%q is later than %d s; %s", Clip(text), limit, linkInstantWant)
 		}
 		return d, nil
 	}
 	whole, frac, hasFrac := strings.Cut(text, ".")
 	digits := func(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 	if !digits(whole) || hasFrac && !digits(frac) {
-		return 0, fmt.Errorf("%q is not a number of seconds or a duration; %s", clip(text), linkInstantWant)
+		return 0, fmt.Errorf("%q is not a number of seconds or a duration; %s", Clip(text), linkInstantWant)
 	}
 	if len(frac) > maxLinkDecimals {
-		return 0, fmt.Errorf("%q has %d decimals; want at most %d (1 ns)", clip(text), len(frac), maxLinkDecimals)
+		return 0, fmt.Errorf("%q has %d decimals; want at most %d (1 ns)", Clip(text), len(frac), maxLinkDecimals)
 	}
 	secs, err := strconv.ParseInt(whole, 10, 64)
 	if err != nil || secs > limit {
-		return 0, fmt.Errorf("%q is later than %d s; %s", clip(text), limit, linkInstantWant)
+		return 0, fmt.Errorf("%q is later than %d s; %s", Clip(text), limit, linkInstantWant)
 	}
 	ns, _ := strconv.ParseInt(frac+strings.Repeat("0", maxLinkDecimals-len(frac)), 10, 64)
 	at := Instant(secs)*time.Second + Instant(ns)
 	if at > MaxLinkInstant {
-		return 0, fmt.Errorf("%q is later than %d s; %s", clip(text), limit, linkInstantWant)
+		return 0, fmt.Errorf("%q is later than %d s; %s", Clip(text), limit, linkInstantWant)
 	}
 	return at, nil
 }
@@ -136,7 +136,7 @@ func ParseZoomLink(text string) (from, to Instant, err error) {
 	fail := func(err error) (Instant, Instant, error) { return 0, 0, &PartError{Part: "zoom", Err: err} }
 	a, b, ok := strings.Cut(text, ",")
 	if !ok || strings.Contains(b, ",") {
-		return fail(fmt.Errorf("%q is not two instants; want from,to in seconds (zoom=0.98,1.01)", clip(text)))
+		return fail(fmt.Errorf("%q is not two instants; want from,to in seconds (zoom=0.98,1.01)", Clip(text)))
 	}
 	if from, err = parseLinkInstant(a); err != nil {
 		return fail(fmt.Errorf("from: %w", err))
@@ -145,7 +145,7 @@ func ParseZoomLink(text string) (from, to Instant, err error) {
 		return fail(fmt.Errorf("to: %w", err))
 	}
 	if to <= from {
-		return fail(fmt.Errorf("%q ends before it starts; want from < to (zoom=0.98,1.01)", clip(text)))
+		return fail(fmt.Errorf("%q ends before it starts; want from < to (zoom=0.98,1.01)", Clip(text)))
 	}
 	return from, to, nil
 }

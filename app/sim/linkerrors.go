@@ -62,10 +62,11 @@ func parseNum(name, s string) (float64, error) {
 // clipRunes is how much of a value from a link a message quotes.
 const clipRunes = 40
 
-// clip cuts a value from a link to clipRunes characters, with "…", for a
-// message: a link may carry a value of any length, and the page shows the
-// message.
-func clip(v string) string {
+// Clip cuts a value or key from a link to clipRunes characters, with "…",
+// for a message: a link may carry a value of any length, and the page shows
+// the message (the lab's, the lessons' and the playground's link messages
+// all quote it this way).
+func Clip(v string) string {
 	if utf8.RuneCountInString(v) <= clipRunes {
 		return v
 	}
@@ -94,7 +95,7 @@ func (fs *linkFields) keep(err error) {
 func (fs *linkFields) atoi(name, s string) int {
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		fs.keep(fmt.Errorf("%s %q is not an integer", name, clip(s)))
+		fs.keep(fmt.Errorf("%s %q is not an integer", name, Clip(s)))
 	}
 	return n
 }
@@ -110,7 +111,7 @@ func (fs *linkFields) num(name, s string) float64 {
 func (fs *linkFields) dur(name, s string) time.Duration {
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		fs.keep(fmt.Errorf("%s %q is not a duration; want e.g. 1s", name, clip(s)))
+		fs.keep(fmt.Errorf("%s %q is not a duration; want e.g. 1s", name, Clip(s)))
 	}
 	return d
 }

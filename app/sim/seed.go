@@ -19,7 +19,7 @@ func ParseSeed(text string) (uint64, error) {
 		return 0, fmt.Errorf("seed is empty; want %s", SeedRange)
 	}
 	if len(text) > maxSeedText {
-		return 0, fmt.Errorf("%q is %d characters long; want %s, in at most %d characters", clip(text), len(text), SeedRange, maxSeedText)
+		return 0, fmt.Errorf("%q is %d characters long; want %s, in at most %d characters", Clip(text), len(text), SeedRange, maxSeedText)
 	}
 	v, err := strconv.ParseUint(text, 10, 64)
 	if err == nil {
@@ -39,7 +39,7 @@ func ParseSeed(text string) (uint64, error) {
 			return r.Num().Uint64(), nil
 		}
 	}
-	return 0, fmt.Errorf("%q %s; want %s", clip(text), problem, SeedRange)
+	return 0, fmt.Errorf("%q %s; want %s", Clip(text), problem, SeedRange)
 }
 
 // maxSeedText is the longest seed text ParseSeed reads: far more than any

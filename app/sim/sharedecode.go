@@ -137,7 +137,7 @@ func (d *setupDecoder) trace() {
 			ok = ok || t == b
 		}
 		if !ok {
-			d.fail("trace", fmt.Errorf("%q is not a built-in trace; want one of %v", clip(t), BuiltinTraces))
+			d.fail("trace", fmt.Errorf("%q is not a built-in trace; want one of %v", Clip(t), BuiltinTraces))
 		} else {
 			d.s.Trace = t
 		}
@@ -149,7 +149,7 @@ func (d *setupDecoder) worst() {
 		dur, err := time.ParseDuration(d.q.Get("worst"))
 		switch {
 		case err != nil:
-			d.fail("worst", fmt.Errorf("%q is not a duration; want e.g. 1s", clip(d.q.Get("worst"))))
+			d.fail("worst", fmt.Errorf("%q is not a duration; want e.g. 1s", Clip(d.q.Get("worst"))))
 		case checkWorst(dur) != nil:
 			d.fail("worst", checkWorst(dur))
 		default:
@@ -167,9 +167,9 @@ func (d *setupDecoder) focus() {
 		switch {
 		case f == "":
 		case d.s.Trace == "" && !slices.Contains(names, f):
-			d.fail("focus", fmt.Errorf("%q is not a client of the link; want one of %v", clip(f), names))
+			d.fail("focus", fmt.Errorf("%q is not a client of the link; want one of %v", Clip(f), names))
 		case !isWord(f) || len(f) > MaxNameLen:
-			d.fail("focus", fmt.Errorf("%q is not a client's name; want a word of at most %d letters, digits, '-' or '_'", clip(f), MaxNameLen))
+			d.fail("focus", fmt.Errorf("%q is not a client's name; want a word of at most %d letters, digits, '-' or '_'", Clip(f), MaxNameLen))
 		default:
 			d.s.Focus = f
 		}
@@ -182,14 +182,14 @@ func decodeTiers(vs []string) (map[string]float64, error) {
 	for _, v := range vs {
 		name, f, ok := strings.Cut(v, ",")
 		if !ok {
-			return nil, fmt.Errorf("%q is not name,multiple; want e.g. pro,5", clip(v))
+			return nil, fmt.Errorf("%q is not name,multiple; want e.g. pro,5", Clip(v))
 		}
 		if err := checkTierName(name); err != nil {
 			return nil, err
 		}
 		x, err := strconv.ParseFloat(f, 64)
 		if err != nil || !(x > 0 && x <= MaxTierFactor) {
-			return nil, fmt.Errorf("tier %s: multiple %q is not a number above 0 and at most %d", name, clip(f), MaxTierFactor)
+			return nil, fmt.Errorf("tier %s: multiple %q is not a number above 0 and at most %d", name, Clip(f), MaxTierFactor)
 		}
 		if _, dup := tiers[name]; dup {
 			return nil, fmt.Errorf("tier %s is given twice; want one multiple per tier", name)
@@ -270,7 +270,7 @@ func decodeLane(v string, tiers map[string]float64) (LaneSpec, error) {
 	for _, p := range parts[1:] {
 		name, cfg, ok := strings.Cut(p, "=")
 		if !ok {
-			return LaneSpec{}, fmt.Errorf("tier %q has no '='; want name=kind,p1,p2", clip(p))
+			return LaneSpec{}, fmt.Errorf("tier %q has no '='; want name=kind,p1,p2", Clip(p))
 		}
 		if err := checkTierName(name); err != nil {
 			return LaneSpec{}, err
@@ -303,7 +303,7 @@ func decodeLane(v string, tiers map[string]float64) (LaneSpec, error) {
 func decodeConfig(v string, ranges func(limiter.Kind) [2]Range) (limiter.Config, error) {
 	f := strings.Split(v, ",")
 	if len(f) != 3 {
-		return limiter.Config{}, fmt.Errorf("%q has %s; want kind,p1,p2", clip(v), nFields(len(f)))
+		return limiter.Config{}, fmt.Errorf("%q has %s; want kind,p1,p2", Clip(v), nFields(len(f)))
 	}
 	c := limiter.Config{Kind: limiter.Kind(f[0])}
 	var fs linkFields
@@ -315,7 +315,7 @@ func decodeConfig(v string, ranges func(limiter.Kind) [2]Range) (limiter.Config,
 	case limiter.KindFixedWindow, limiter.KindSlidingWindowLog, limiter.KindSlidingWindowCounter:
 		c.Limit, c.Window = fs.atoi("limit", f[1]), fs.dur("window", f[2])
 	default:
-		return limiter.Config{}, fmt.Errorf("kind %q is unknown; want one of %v", clip(f[0]), limiter.Kinds)
+		return limiter.Config{}, fmt.Errorf("kind %q is unknown; want one of %v", Clip(f[0]), limiter.Kinds)
 	}
 	if fs.err != nil {
 		return limiter.Config{}, fs.err
@@ -351,7 +351,7 @@ func decodeClients(vs []string) ([]Client, error) {
 func decodeClient(v string) (Client, error) {
 	f := strings.Split(v, ",")
 	if len(f) < 4 {
-		return Client{}, fmt.Errorf("%q has %s; want name,weight,tier,pattern[,params]", clip(v), nFields(len(f)))
+		return Client{}, fmt.Errorf("%q has %s; want name,weight,tier,pattern[,params]", Clip(v), nFields(len(f)))
 	}
 	c := Client{Name: f[0], Tier: f[2], Pattern: Pattern{Kind: PatternKind(f[3])}}
 	if c.Tier == "default" {
@@ -363,7 +363,7 @@ func decodeClient(v string) (Client, error) {
 	want := map[PatternKind]int{PatternNone: 0, PatternSteady: 1, PatternPoisson: 1, PatternOnOff: 3, PatternRamp: 3, PatternEdge: 3}
 	n, known := want[c.Pattern.Kind]
 	if !known {
-		return Client{}, fmt.Errorf("pattern %q is unknown; want one of %v", clip(f[3]), PatternKinds)
+		return Client{}, fmt.Errorf("pattern %q is unknown; want one of %v", Clip(f[3]), PatternKinds)
 	}
 	if len(params) != n {
 		return Client{}, fmt.Errorf("pattern %s has %d parameters; want %d", f[3], len(params), n)
@@ -379,7 +379,7 @@ func decodeClient(v string) (Client, error) {
 	case PatternEdge:
 		k, e := strconv.Atoi(params[0])
 		if e != nil { // said rather than a bad weight
-			fs.err = fmt.Errorf("size %q is not an integer", clip(params[0]))
+			fs.err = fmt.Errorf("size %q is not an integer", Clip(params[0]))
 		}
 		p.Size, p.Window, p.Gap = k, fs.dur("window", params[1]), fs.dur("gap", params[2])
 	}

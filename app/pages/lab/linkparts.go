@@ -36,17 +36,9 @@ func unknownParts(q url.Values) []string {
 	slices.Sort(bad)
 	msgs := make([]string, len(bad))
 	for i, k := range bad {
-		msgs[i] = fmt.Sprintf("link: %s is not a part of a lab link; the lab reads %s; ignored", strconv.Quote(clipKey(k)), strings.Join(labLinkKeys, ", "))
+		msgs[i] = fmt.Sprintf("link: %s is not a part of a lab link; the lab reads %s; ignored", strconv.Quote(sim.Clip(k)), strings.Join(labLinkKeys, ", "))
 	}
 	return msgs
-}
-
-// clipKey cuts a key from a link to 40 characters for a message.
-func clipKey(k string) string {
-	if r := []rune(k); len(r) > 40 {
-		return string(r[:40]) + "…"
-	}
-	return k
 }
 
 // presetNames is every name preset= takes: the real limits' presets (each
@@ -78,7 +70,7 @@ func (m *labModel) openPresets(names []string) {
 			m.setClients("clients", m.noisyNeighbour())
 		default:
 			m.linkErrs = append(m.linkErrs, fmt.Sprintf("link: preset: %s is not a preset; want one of %s; ignored",
-				strconv.Quote(clipKey(name)), strings.Join(presetNames(), ", ")))
+				strconv.Quote(sim.Clip(name)), strings.Join(presetNames(), ", ")))
 		}
 	}
 }

@@ -87,12 +87,7 @@ func (p *Page) quizQuery(seed uint64) url.Values {
 }
 
 // clip quotes a value from a link for a message, cut to 40 characters.
-func clip(v string) string {
-	if r := []rune(v); len(r) > 40 {
-		v = string(r[:40]) + "…"
-	}
-	return strconv.Quote(v)
-}
+func clip(v string) string { return strconv.Quote(sim.Clip(v)) }
 
 // quizLink is the shareable link to the quiz.
 func (p *Page) quizLink() string {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
+	"github.com/ratelab/ratelab/app/sim"
 	"github.com/ratelab/ratelab/app/site"
 )
 
@@ -22,7 +23,7 @@ func linkNote(rawQuery string) string {
 	}
 	var keys []string
 	for k := range q {
-		keys = append(keys, strconv.Quote(clip(k)))
+		keys = append(keys, strconv.Quote(sim.Clip(k)))
 	}
 	slices.Sort(keys)
 	what := "its query"
@@ -31,14 +32,6 @@ func linkNote(rawQuery string) string {
 	}
 	return "The playground reads nothing from its link, so " + what + " was ignored and the page opened with its defaults. " +
 		"The comparison lab's links carry a whole setup:"
-}
-
-// clip cuts a key from a link to 40 characters for the note.
-func clip(k string) string {
-	if r := []rune(k); len(r) > 40 {
-		return string(r[:40]) + "…"
-	}
-	return k
 }
 
 // linkNoteUI is the note above the playground, with a link to the lab.
