@@ -292,7 +292,30 @@ func (p *page) pauseClock(state, pause string) {
 
 func (p *page) click(sel string) {
 	p.t.Helper()
+	p.settle(sel)
 	p.do(chromedp.Click(chromedp.CSS(sel)))
+}
+
+// settle waits until sel's box has stayed put for three animation frames
+// (at most two seconds). A click is a mouse press at the box's centre, and
+// some components redraw on their own frame loop (the verdict beside Send
+// changes height a frame after Reset), so a button can move after the
+// render a test waited for; pressed at its old place, the click lands
+// beside it.
+func (p *page) settle(sel string) {
+	p.t.Helper()
+	p.eval(fmt.Sprintf(`new Promise((resolve) => {
+		let last = "", same = 0, n = 0;
+		const tick = () => {
+			const el = document.querySelector(%q);
+			const r = el ? el.getBoundingClientRect() : null;
+			const k = r ? [r.left, r.top, r.width, r.height].join() : "";
+			same = k === last ? same + 1 : 0;
+			last = k;
+			if (same >= 3 || ++n > 120) resolve(""); else requestAnimationFrame(tick);
+		};
+		requestAnimationFrame(tick);
+	})`, sel))
 }
 
 // setRange sets a slider and dispatches the input event the browser fires

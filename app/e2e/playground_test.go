@@ -196,6 +196,45 @@ func TestPlaygroundLegibility(t *testing.T) {
 	t.Run("TinyNumberMessage", func(t *testing.T) { testTinyNumberMessage(paused(t)) })
 	t.Run("RetryCountdown", func(t *testing.T) { testRetryCountdown(paused(t)) })
 	t.Run("CountOverNowLine", func(t *testing.T) { testCountOverNowLine(paused(t)) })
+	t.Run("ButtonsStayPut", func(t *testing.T) { testButtonsStayPut(paused(t)) })
+}
+
+// testButtonsStayPut: the verdict under Send redraws on its own frame loop
+// and its text changes length ("no request yet", "#6 ✕ denied retry after
+// 1.00 s"); Burst, below it, stays where it is through Burst ×6 and Reset,
+// frame by frame, on a desktop and a phone, so a pointer over it does not
+// miss.
+func testButtonsStayPut(p *playgroundPage) {
+	for _, v := range [][2]int64{{1280, 800}, {390, 844}} {
+		p.do(chromedp.EmulateViewport(v[0], v[1]))
+		p.reset()
+		p.waitText("#send-decision", "no request yet")
+		tops := func(click string) string {
+			return p.eval(fmt.Sprintf(`new Promise((resolve) => {
+				const b = document.getElementById("burst"), top = () => b.getBoundingClientRect().top + scrollY;
+				const first = top(), moved = [];
+				document.getElementById(%q).click();
+				let n = 0;
+				const tick = () => {
+					if (top() !== first) moved.push("frame " + n + ": " + first + " → " + top());
+					if (++n < 10) requestAnimationFrame(tick); else resolve(moved.join(", "));
+				};
+				requestAnimationFrame(tick);
+			})`, click))
+		}
+		if moved := tops("burst"); moved != "" {
+			p.t.Errorf("%dx%d: Burst moved after Burst ×5: %s", v[0], v[1], moved)
+		}
+		p.setBurstN(6)
+		p.reset()
+		p.click("#burst")
+		p.waitText("#send-decision", "#6✕ deniedretry after 1.00 s")
+		if moved := tops("reset"); moved != "" {
+			p.t.Errorf("%dx%d: Burst moved after Reset: %s", v[0], v[1], moved)
+		}
+		p.waitText("#send-decision", "no request yet")
+	}
+	p.do(chromedp.EmulateViewport(1360, 940))
 }
 
 // testStrategyFocusRing: reached with the keyboard, a strategy button shows

@@ -82,9 +82,11 @@ func (c *controls) requests() []app.UI {
 	return []app.UI{
 		app.Elem("div").Class("row send-row").Body(
 			app.Elem("button").ID("send").Class("btn primary").Text("Send request").OnClick(c.onSend),
-			&sendVerdict{Sim: s},
 			app.Elem("span").Class("hint").Body(app.Elem("kbd").Text("Space"), app.Text(" also sends")),
 		),
+		// On a line of its own, so that its text changing (one line when
+		// idle, longer when denied) never moves the buttons below it.
+		&sendVerdict{Sim: s},
 		app.Elem("div").Class("row").Body(
 			app.Elem("button").ID("burst").Class("btn").Text("Burst ×"+strconv.Itoa(c.burstN)).OnClick(c.onBurst),
 			app.Elem("label").Attr("for", ParamBurstN.ID).Class("inline-label").Text("N ="),
