@@ -38,7 +38,7 @@ func TestSendVerdictAfterFourSends(t *testing.T) {
 	s.SetRate(0.5)
 	s.Send(4)
 	html := uitest.Mount(t, &sendVerdict{Sim: s})
-	want := "<p id=\"send-decision\" class=\"send-decision no\">\n<span class=\"seq mono\">#4</span>\n<span class=\"verdict\">✕ denied</span>\n<span class=\"detail\">retry after 2.00 s</span>\n</p>"
+	want := "<p class=\"send-decision no\" id=\"send-decision\">\n<span class=\"seq mono\">#4</span>\n<span class=\"verdict\">✕ denied</span>\n<span class=\"detail\">retry after 2.00 s</span>\n</p>"
 	if html != want {
 		t.Errorf("rendered\n%s\nwant\n%s", html, want)
 	}

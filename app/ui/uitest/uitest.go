@@ -4,6 +4,8 @@ package uitest
 
 import (
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -32,10 +34,27 @@ func WantTexts(t *testing.T, html string, want map[string]string) {
 	}
 }
 
-// Mount renders c in go-app's client tester and returns its HTML.
+// Mount renders c in go-app's client tester and returns its HTML, each
+// element's attributes in name order: go-app writes them from a map, in an
+// order that changes from run to run.
 func Mount(t *testing.T, c app.UI) string {
 	t.Helper()
 	d := app.NewClientTester(c)
 	t.Cleanup(d.Close)
-	return app.HTMLString(c)
+	return sortAttrs(app.HTMLString(c))
+}
+
+var (
+	startTag = regexp.MustCompile(`<([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s=>/]+(?:="[^"]*")?)+)\s*(/?)>`)
+	attr     = regexp.MustCompile(`[^\s=>/]+(?:="[^"]*")?`)
+)
+
+// sortAttrs puts the attributes of every start tag in html in name order.
+func sortAttrs(html string) string {
+	return startTag.ReplaceAllStringFunc(html, func(tag string) string {
+		m := startTag.FindStringSubmatch(tag)
+		attrs := attr.FindAllString(m[2], -1)
+		slices.Sort(attrs)
+		return "<" + m[1] + " " + strings.Join(attrs, " ") + m[3] + ">"
+	})
 }
