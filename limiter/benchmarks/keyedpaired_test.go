@@ -57,6 +57,7 @@ func pairedBlocks(b *testing.B, ours, peer func()) {
 		*times = append(*times, time.Since(start))
 	}
 	b.ReportAllocs()
+	dropSetupGarbage()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		if i%2 == 0 {
