@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strconv"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/ui/browser"
 	"github.com/ratelab/ratelab/app/units"
@@ -55,6 +57,29 @@ func SyncSliders(ctx app.Context, sliders []SliderPos) {
 			}
 		}
 	})
+}
+
+// RangeValue keeps a range input's value where the page last drew it, for
+// a range whose value moves on its own (a clock's timeline): go-app sets
+// an element's attributes in map order, and a value set before a larger max
+// is clamped by the browser (to 100, the default max, when the element is
+// new). Sync, called from a frame after the element is drawn, sets the
+// value when it differs from the one last set.
+type RangeValue struct {
+	set int
+	ok  bool
+}
+
+// Sync sets the value of the range input id to v unless v is the value
+// it last set there.
+func (r *RangeValue) Sync(id string, v int) {
+	if r.ok && r.set == v {
+		return
+	}
+	if el := browser.ByID(id); el.Truthy() {
+		el.Set("value", strconv.Itoa(v))
+		r.set, r.ok = v, true
+	}
 }
 
 // FollowMessage marks a number field whose message is shown (in errs) as

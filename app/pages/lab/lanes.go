@@ -57,9 +57,10 @@ type labLanes struct {
 	totAt  time.Time
 	totVer uint64
 
-	// The timeline slider's value as last drawn, and as last set on the
+	// The timeline slider's value as last drawn, and as set on the
 	// element (see frame).
-	scrubAt, scrubSet int
+	scrubAt int
+	scrub   ui.RangeValue
 }
 
 func (v *labLanes) OnMount(ctx app.Context) {
@@ -98,16 +99,9 @@ func (v *labLanes) frame(ctx app.Context, now time.Time, dt time.Duration) bool 
 		v.urlAt = now
 		v.syncURL(ctx)
 	}
-	if v.scrubAt != v.scrubSet {
-		// go-app sets a changed max and value in no set order, and a range
-		// input clamps a value set before a larger max: after "Run to end"
-		// or "+1 s" while paused, the thumb stayed at the old end. The
-		// element has its new max by now (drawn in an earlier frame).
-		if el := browser.ByID("scrub"); el.Truthy() {
-			el.Set("value", strconv.Itoa(v.scrubAt))
-			v.scrubSet = v.scrubAt
-		}
-	}
+	// A changed max (after "Run to end", or "+1 s" while paused) is drawn
+	// in an earlier frame: the value set here stays.
+	v.scrub.Sync("scrub", v.scrubAt)
 	return m.version != v.drawn
 }
 

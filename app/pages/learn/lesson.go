@@ -33,6 +33,7 @@ type lessonView struct {
 	winFor  string        // the lesson win is for
 	run     *lessonRun
 	loop    ui.Frames
+	scrub   ui.RangeValue         // the timeline's value, set past go-app's attribute order
 	sel     struct{ lane, k int } // selected mark, k < 0 for none
 	stop    map[int]int           // each lane's one mark in the Tab order (roving tab stop); 0 when unset
 	selExp  explain.Explanation
@@ -74,7 +75,9 @@ func (v *lessonView) OnMount(ctx app.Context) {
 // frame moves a playing lesson by the real time elapsed (clamped:
 // background tabs throttle timers).
 func (v *lessonView) frame(ctx app.Context, _ time.Time, dt time.Duration) bool {
-	return v.ensure().tick(min(dt, 200*time.Millisecond))
+	r := v.ensure()
+	v.scrub.Sync("lesson-scrub", r.clock.ScrubValue())
+	return r.tick(min(dt, 200*time.Millisecond))
 }
 
 func (v *lessonView) onRun(ctx app.Context, e app.Event) {
