@@ -174,7 +174,7 @@ func TestBurstsUnzoomedSayHowMany(t *testing.T) {
 	if x, y, ok := v.rungAt(5, a); !ok || x != 60 || y != 32 {
 		t.Errorf("rung of the 6th request: (%v, %v, %v), want (60, 32, true): the stack's x", x, y, ok)
 	}
-	// go-app writes an element's attributes in no set order.
+	// Label by label: the two labels in order, each with its attributes.
 	got := strings.ReplaceAll(uitest.Mount(t, v.countLabels("lane-0")), "\n", "")
 	if !strings.HasPrefix(got, `<g id="lane-0-counts"><text `) || !strings.HasSuffix(got, `</text></g>`) {
 		t.Errorf("counts %s: want a group lane-0-counts of text labels", got)
