@@ -52,7 +52,7 @@ func runEviction(l Lesson) (Result, error) {
 	// Both caches counted after their sweep (keys held before it too): the
 	// table compared the keyed limiter before its sweep with the naive cache
 	// after its own.
-	r := Result{Lesson: l.ID, Columns: []string{"second", "keys held before the sweep", "evicted", "keys held after", "naive cache keys after"}}
+	r := Result{Lesson: l.ID, Columns: []string{"second", "keys before sweep", "evicted", "keys after sweep", "naive cache keys"}}
 	var peak, malK, malN int64
 	next := time.Second
 	sweep := func(until limiter.Instant) {
