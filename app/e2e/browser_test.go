@@ -298,10 +298,9 @@ func (p *page) click(sel string) {
 
 // settle waits until sel's box has stayed put for three animation frames
 // (at most two seconds). A click is a mouse press at the box's centre, and
-// some components redraw on their own frame loop (the verdict beside Send
-// changes height a frame after Reset), so a button can move after the
-// render a test waited for; pressed at its old place, the click lands
-// beside it.
+// some components redraw on their own frame loop, a frame or two after the
+// render a test waited for: one that changes size there moves what is below
+// it, and a click pressed at the old place lands beside its target.
 func (p *page) settle(sel string) {
 	p.t.Helper()
 	p.eval(fmt.Sprintf(`new Promise((resolve) => {

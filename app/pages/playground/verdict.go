@@ -11,7 +11,7 @@ import (
 	"github.com/ratelab/ratelab/limiter"
 )
 
-// verdictEvery is how often the verdict beside Send looks for a new decision.
+// verdictEvery is how often the verdict under Send looks for a new decision.
 const verdictEvery = time.Second / 30
 
 // sendVerdict is the latest decision beside the Send button: its number, ✓

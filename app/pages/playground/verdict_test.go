@@ -30,7 +30,7 @@ func TestVerdictOf(t *testing.T) {
 	}
 }
 
-// The verdict beside Send after the token bucket's four sends (burst 3,
+// The verdict under Send after the token bucket's four sends (burst 3,
 // refill 0.5/s, paused): the fourth is denied, retry after 2 s.
 func TestSendVerdictAfterFourSends(t *testing.T) {
 	s := pausedSim()
