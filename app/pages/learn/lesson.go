@@ -70,6 +70,22 @@ func (v *lessonView) OnMount(ctx app.Context) {
 	v.loop.Start(ctx, v, lessonFrame, v.frame)
 	// Measured once the card is in the document, then drawn again for it.
 	ctx.Defer(func(c app.Context) { c.Dispatch(func(app.Context) { v.measure() }) })
+	ctx.Defer(func(app.Context) { showLesson() })
+}
+
+// showLesson scrolls the lesson card to the top of the window when it
+// starts below the window's first 60 %: on a narrow screen the card stands
+// under the list of lessons, a screen or more down, and a link to a lesson
+// (a teacher's "link to this instant") should open on the lesson itself.
+// Beside the list, on a wide screen, it is already in view.
+func showLesson() {
+	el := app.Window().GetElementByID("lesson")
+	if !el.Truthy() {
+		return
+	}
+	if el.Call("getBoundingClientRect").Get("top").Float() > 0.6*app.Window().Get("innerHeight").Float() {
+		el.Call("scrollIntoView", map[string]any{"block": "start"})
+	}
 }
 
 // frame moves a playing lesson by the real time elapsed (clamped:
