@@ -72,8 +72,8 @@ func (v *designView) Render() app.UI {
 func (v *designView) diagramSection() app.UI {
 	return app.Elem("section").ID("design-diagram-section").Class("design-part").Attr("aria-labelledby", "design-diagram-title").Body(
 		app.Elem("h3").ID("design-diagram-title").Text("The class diagram: package limiter's own types"),
-		app.Elem("p").Class("hint").Text("Every box is a type of package limiter, with its methods and fields as Go declares them; "+
-			"click a box to read its source file, exactly as this server ships it."),
+		app.Elem("p").Class("hint").Text("Every box is a type of package limiter, with its fields and the methods this lesson uses "+
+			"(an interface's whole method set), as Go declares them; click a box to read its source file, exactly as this server ships it."),
 		app.Elem("div").Class("design-diagram-wrap").Body(diagramSVG()),
 		diagramList(),
 		app.Elem("ul").Class("design-legend hint").Body(
