@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -44,14 +45,16 @@ func (l *labPage) shareQuery() url.Values {
 }
 
 // testLabPresetLink: /lab?preset=github adds the GitHub preset's lane
-// after the default three, says which preset it is, reports nothing, and
-// the link then carries the lane.
+// after the default three, brings it into view, says which preset it is,
+// reports nothing, and the link then carries the lane. A lane added with
+// "+ Add a lane…" is brought into view too.
 func testLabPresetLink(p *page) {
 	f := p.openLab(p.base + "/lab?preset=github")
 	f.waitCount(".lane[id^=lane-]", 4)
 	f.waitText("#lane-3-config", "fixed window: 5000 per 1 h")
 	f.waitText("#lane-3-preset summary", "Preset: GitHub REST API: 5,000 requests per hour")
 	f.waitCount("#link-errors", 0)
+	f.waitLaneAtTop(3)
 	f.poll("the share link's lanes", "fixed_window,5000,1h0m0s", func() string {
 		ls := f.shareQuery()["lane"]
 		return ls[len(ls)-1]
@@ -60,6 +63,22 @@ func testLabPresetLink(p *page) {
 	g.waitValue("#client-0-pattern", "edge")
 	g.waitValue("#client-0-name", "mallory")
 	g.waitCount("#link-errors", 0)
+	if y := g.eval(`String(window.scrollY)`); y != "0" {
+		g.t.Errorf("a traffic preset scrolled the page to %s px; want it left at the top", y)
+	}
+	g.addLane("token_bucket")
+	g.waitCount(".lane[id^=lane-]", 4)
+	g.waitLaneAtTop(3)
+}
+
+// waitLaneAtTop waits until lane i's top stands within 2 px of the
+// window's top (scrollIntoView "start"), with the page scrolled down to it.
+func (l *labPage) waitLaneAtTop(i int) {
+	l.t.Helper()
+	l.poll(fmt.Sprintf("lane %d's top, and whether the page scrolled", i+1), "at top, scrolled", func() string {
+		return l.eval(fmt.Sprintf(`(() => { const t = document.getElementById("lane-%d").getBoundingClientRect().top;
+			return (Math.abs(t) <= 2 ? "at top" : "top at " + Math.round(t) + " px") + ", " + (window.scrollY > 0 ? "scrolled" : "not scrolled"); })()`, i))
+	})
 }
 
 // testLabBadParts: an unknown preset and an unknown key are named above

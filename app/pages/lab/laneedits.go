@@ -130,7 +130,8 @@ func (m *labModel) laneAction(i int, act string) {
 	m.changed()
 }
 
-// addLane appends a lane: a preset's, or kind on the same budget.
+// addLane appends a lane, a preset's or kind on the same budget, and
+// brings it into view.
 func (m *labModel) addLane(choice string) {
 	m.live()
 	var c limiter.Config
@@ -142,6 +143,9 @@ func (m *labModel) addLane(choice string) {
 	}
 	if err == nil {
 		err = m.lab.AddLane(sim.LaneSpec{Config: c})
+	}
+	if err == nil {
+		m.reveal = len(m.lab.Lanes()) - 1
 	}
 	m.setErr("lanes", err)
 	m.changed()

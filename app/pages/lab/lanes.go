@@ -76,6 +76,7 @@ func (v *labLanes) OnMount(ctx app.Context) {
 // the address bar current, and redraws when anything moved.
 func (v *labLanes) frame(ctx app.Context, now time.Time, dt time.Duration) bool {
 	m := v.M
+	m.revealDrawn()
 	m.runStep() // "Run to end": this frame's parts
 	if m.scrub == nil && !m.lab.Clock().Paused() {
 		behind, err := m.lab.Tick(dt)

@@ -53,13 +53,16 @@ func presetNames() []string {
 
 // openPresets applies the link's presets in order: a real limit's preset
 // adds its lane after the link's lanes, "+ Add a lane…"'s "Preset: …"; a
-// traffic preset sets the clients, as its button does. A name that is not
+// traffic preset sets the clients, as its button does. The last lane a
+// preset added is brought into view. A name that is not
 // a preset, or a lane beyond sim.MaxLanes, is said in the banner.
 func (m *labModel) openPresets(names []string) {
 	for _, name := range names {
 		if p, ok := sim.PresetByID(name); ok {
 			if err := m.lab.AddLane(sim.LaneSpec{Config: p.Config}); err != nil {
 				m.linkErrs = append(m.linkErrs, fmt.Sprintf("link: preset: %s: %v; not added", name, err))
+			} else {
+				m.reveal = len(m.lab.Lanes()) - 1
 			}
 			continue
 		}

@@ -59,6 +59,11 @@ type labModel struct {
 	// scrub.
 	dropped string
 
+	// reveal is the lane to bring into view once it is drawn, or -1: a lane
+	// a preset added, from a link or "+ Add a lane…", stands last, a
+	// screen or more under the first.
+	reveal int
+
 	budgetL int
 	budgetW time.Duration
 	burstN  int
@@ -101,7 +106,7 @@ type labModel struct {
 func newLabModel() *labModel {
 	s := sim.DefaultSetup()
 	l, _ := sim.New(s, nil, labOptions)
-	return &labModel{lab: l, errs: map[string]string{}, budgetL: sim.DefaultLimit, budgetW: sim.DefaultWindow, burstN: defaultBurstN, sel: labSel{lane: -1}}
+	return &labModel{lab: l, errs: map[string]string{}, budgetL: sim.DefaultLimit, budgetW: sim.DefaultWindow, burstN: defaultBurstN, sel: labSel{lane: -1}, reveal: -1}
 }
 
 // shown is the lab the lanes draw: the scrubbed copy, or the live lab.
@@ -196,6 +201,7 @@ func (m *labModel) loadSetup(q map[string][]string) {
 			m.burstN = int(v)
 		}
 	}
+	m.reveal = -1
 	m.openPresets(q["preset"])
 	m.openZoom(q)
 	m.linkErrs = append(m.linkErrs, unknownParts(q)...)
