@@ -122,6 +122,9 @@ func testLessonStepScrub(p *page) {
 	f.lessonAt("t = 5.00 s of 5.00 s", "ended", "event 101 of 101")
 	f.burstLanes(35, 66, 26, 75)
 	f.waitLessonChecked()
+	// Ended, nothing is left to play: "↻ Run it again" starts it over.
+	f.poll("#lesson-pause disabled once ended", "true", func() string { return f.eval(`String(document.getElementById("lesson-pause").disabled)`) })
+	f.waitText("#lesson-run", "↻ Run it again")
 }
 
 func atoi(t *testing.T, s string) int {

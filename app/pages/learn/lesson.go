@@ -106,8 +106,8 @@ func (v *lessonView) onRun(ctx app.Context, e app.Event) {
 
 func (v *lessonView) onSkip(ctx app.Context, e app.Event) { v.ensure().finish() }
 
-// onPause pauses a playing lesson, or plays it from where it is (from the
-// start once it has ended).
+// onPause pauses a playing lesson, or plays it from where it is. It is
+// disabled once the lesson has ended: "↻ Run it again" starts it over.
 func (v *lessonView) onPause(ctx app.Context, e app.Event) {
 	r := v.ensure()
 	if r.clock.Playing() {
@@ -115,7 +115,7 @@ func (v *lessonView) onPause(ctx app.Context, e app.Event) {
 		return
 	}
 	if r.clock.Ended() {
-		v.sel.k, v.stop = -1, nil
+		return
 	}
 	r.clock.Play()
 	r.sync()
@@ -222,7 +222,7 @@ func (v *lessonView) controls() app.UI {
 	return app.Elem("section").ID("lesson-player").Class("lesson-player").Attr("aria-label", "Lesson clock").Body(
 		app.Elem("div").Class("row").Body(
 			app.Elem("button").ID("lesson-run").Class("btn primary").Text(runText).OnClick(v.onRun),
-			app.Elem("button").ID("lesson-pause").Class("btn").Attr("aria-pressed", !c.Playing() && c.Started()).Text(pause).OnClick(v.onPause),
+			ui.BoolAttr(app.Elem("button").ID("lesson-pause").Class("btn").Attr("aria-pressed", !c.Playing() && c.Started() && !c.Ended()).Text(pause), "disabled", c.Ended()).OnClick(v.onPause),
 			ui.BoolAttr(app.Elem("button").ID("lesson-step-back").Class("btn").Title("Pause and go back one event").Text("◀ Step back"), "disabled", !c.Started()).OnClick(v.onStepBack),
 			ui.BoolAttr(app.Elem("button").ID("lesson-step").Class("btn").Title("Pause and go forward one event").Text("Step ▶"), "disabled", c.Ended()).OnClick(v.onStepForward),
 			ui.BoolAttr(app.Elem("button").ID("lesson-skip").Class("btn").Text("Skip to the end"), "disabled", c.Ended()).OnClick(v.onSkip),
