@@ -105,7 +105,7 @@ func (p *Page) Render() app.UI {
 		body = p.lessons()
 	}
 	return app.Elem("div").Class("page learn-page").Body(
-		site.Header("learn", "Learn rate limiting", "Guided lessons on the real limiter, a predict-then-reveal quiz, and interview drill cards. Every number is worked out by the limiter itself."),
+		site.Header("learn", "Learn rate limiting", "Guided lessons, a predict-then-reveal quiz and interview drill cards: every number comes from the real limiter."),
 		app.Elem("nav").Class("tabs").Attr("aria-label", "Learn sections").Body(
 			p.tab(modeLessons, "/learn", "Guided lessons"),
 			p.tab(modeQuiz, "/learn?mode=quiz", "Quiz: predict, then reveal"),

@@ -57,7 +57,7 @@ func (p *Page) onKeyDown(ctx app.Context, e app.Event) {
 
 func (p *Page) Render() app.UI {
 	return app.Elem("div").Class("page").Body(
-		site.Header("playground", "Rate limiter playground", "Send requests to a real token bucket or sliding window log and watch each decision: allowed or denied, and when to retry."),
+		site.Header("playground", "Rate limiter playground", "Send requests to a real token bucket or sliding window log: see each decision, and when to retry."),
 		linkNoteUI(p.note),
 		app.Elem("main").Class("layout").Body(
 			&controls{Sim: p.sim},
