@@ -54,7 +54,7 @@ func testLabPresetLink(p *page) {
 	f.waitText("#lane-3-config", "fixed window: 5000 per 1 h")
 	f.waitText("#lane-3-preset summary", "Preset: GitHub REST API: 5,000 requests per hour")
 	f.waitCount("#link-errors", 0)
-	f.waitLaneAtTop(3)
+	f.waitLaneInView(3)
 	f.poll("the share link's lanes", "fixed_window,5000,1h0m0s", func() string {
 		ls := f.shareQuery()["lane"]
 		return ls[len(ls)-1]
@@ -68,16 +68,18 @@ func testLabPresetLink(p *page) {
 	}
 	g.addLane("token_bucket")
 	g.waitCount(".lane[id^=lane-]", 4)
-	g.waitLaneAtTop(3)
+	g.waitLaneInView(3)
 }
 
-// waitLaneAtTop waits until lane i's top stands within 2 px of the
-// window's top (scrollIntoView "start"), with the page scrolled down to it.
-func (l *labPage) waitLaneAtTop(i int) {
+// waitLaneInView waits until the page has scrolled down to lane i: its top
+// at the window's top (scrollIntoView "start"), or, at the page's end, the
+// whole lane inside the window.
+func (l *labPage) waitLaneInView(i int) {
 	l.t.Helper()
-	l.poll(fmt.Sprintf("lane %d's top, and whether the page scrolled", i+1), "at top, scrolled", func() string {
-		return l.eval(fmt.Sprintf(`(() => { const t = document.getElementById("lane-%d").getBoundingClientRect().top;
-			return (Math.abs(t) <= 2 ? "at top" : "top at " + Math.round(t) + " px") + ", " + (window.scrollY > 0 ? "scrolled" : "not scrolled"); })()`, i))
+	l.poll(fmt.Sprintf("lane %d in view, and whether the page scrolled", i+1), "in view, scrolled", func() string {
+		return l.eval(fmt.Sprintf(`(() => { const r = document.getElementById("lane-%d").getBoundingClientRect();
+			const ok = r.top > -2 && (r.top <= 2 || r.bottom <= innerHeight + 1);
+			return (ok ? "in view" : "top at " + Math.round(r.top) + " px, bottom at " + Math.round(r.bottom) + " of " + innerHeight) + ", " + (window.scrollY > 0 ? "scrolled" : "not scrolled"); })()`, i))
 	})
 }
 
