@@ -200,8 +200,8 @@ func TestPlaygroundLegibility(t *testing.T) {
 }
 
 // testButtonsStayPut: the verdict under Send redraws on its own frame loop
-// and its text changes length ("no request yet", "#6 ✕ denied retry after
-// 1.00 s"); Burst, below it, stays where it is through Burst ×6 and Reset,
+// and its text changes length ("no request yet", "#1–#6 ✓ 5 allowed, ✕ 1
+// denied retry after 1.00 s"); Burst, below it, stays where it is through Burst ×6 and Reset,
 // frame by frame, on a desktop and a phone, so a pointer over it does not
 // miss.
 func testButtonsStayPut(p *playgroundPage) {
@@ -228,7 +228,7 @@ func testButtonsStayPut(p *playgroundPage) {
 		p.setBurstN(6)
 		p.reset()
 		p.click("#burst")
-		p.waitText("#send-decision", "#6✕ deniedretry after 1.00 s")
+		p.waitText("#send-decision", "#1–#6✓ 5 allowed, ✕ 1 deniedretry after 1.00 s")
 		if moved := tops("reset"); moved != "" {
 			p.t.Errorf("%dx%d: Burst moved after Reset: %s", v[0], v[1], moved)
 		}

@@ -53,6 +53,10 @@ type Playground struct {
 	lostAt         limiter.Instant
 	lostOK, lostNo int
 
+	// batch is the last call's requests: Send(n) is one call (Burst ×N),
+	// and each auto-fired request is its own.
+	batch Batch
+
 	autofire bool
 	autoRate float64 // requests per second
 	nextFire limiter.Instant
@@ -98,6 +102,7 @@ func (s *Playground) newLimiter() {
 	}
 	s.allowed, s.denied, s.head, s.size, s.seq, s.paramsSeq = 0, 0, 0, 0, 0, -1
 	s.lostOK, s.lostNo = 0, 0
+	s.batch = Batch{}
 	s.nextFire = s.now
 	s.changed()
 }
@@ -182,6 +187,7 @@ func (s *Playground) moveTo(t limiter.Instant) {
 		}
 		for i := 0; s.nextFire <= t && i < maxAutoPerAdvance; i++ {
 			s.now = s.nextFire
+			s.batch = Batch{First: s.seq + 1}
 			s.send(1)
 			s.nextFire += iv
 		}
@@ -201,6 +207,7 @@ func (s *Playground) autoInterval() time.Duration {
 // "Burst ×N" button) and returns the decision of the last one.
 func (s *Playground) Send(n int) Sent {
 	var e Sent
+	s.batch = Batch{First: s.seq + 1}
 	for range n {
 		e = s.send(1)
 	}
@@ -217,8 +224,10 @@ func (s *Playground) send(n int) Sent {
 	e := Sent{Seq: s.seq, At: s.now, Allowed: d.Allowed, Remaining: d.Remaining, RetryAfter: d.RetryAfter}
 	if d.Allowed {
 		s.allowed++
+		s.batch.Allowed++
 	} else {
 		s.denied++
+		s.batch.Denied++
 	}
 	if s.size < HistoryLen {
 		s.hist[(s.head+s.size)%HistoryLen] = e
@@ -267,6 +276,16 @@ func (s *Playground) Last() (Sent, bool) {
 	}
 	return s.Event(s.size - 1), true
 }
+
+// Batch is the requests of one Send call (a "Burst ×N" is one call of N):
+// the number of the first, and how many were allowed and denied.
+type Batch struct {
+	First, Allowed, Denied int
+}
+
+// LastBatch returns the requests the last call sent, the zero Batch before
+// the first request.
+func (s *Playground) LastBatch() Batch { return s.batch }
 
 // ParamsChangedSince reports whether a parameter changed after request e.
 func (s *Playground) ParamsChangedSince(e Sent) bool { return s.paramsSeq >= e.Seq }

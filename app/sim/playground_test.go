@@ -239,3 +239,30 @@ func TestSimHistoryKeepsTheLatest(t *testing.T) {
 	}
 	wantTotals(t, s, 5, HistoryLen+5)
 }
+
+// A Burst ×N is one batch (default bucket: burst 5, 1 token/s); an
+// auto-fired request is a batch of its own; Reset forgets the batch.
+func TestSimLastBatch(t *testing.T) {
+	s := pausedSim()
+	if b := s.LastBatch(); b != (Batch{}) {
+		t.Fatalf("before any request: %+v, want the zero Batch", b)
+	}
+	s.Send(1)
+	if b, want := s.LastBatch(), (Batch{First: 1, Allowed: 1}); b != want {
+		t.Fatalf("after Send(1): %+v, want %+v", b, want)
+	}
+	s.Send(6)
+	if b, want := s.LastBatch(), (Batch{First: 2, Allowed: 4, Denied: 2}); b != want {
+		t.Fatalf("after Send(6): %+v, want %+v", b, want)
+	}
+	s.SetAutoRate(1)
+	s.SetAutofire(true) // the first auto-fired request now, request #8
+	s.Step(time.Second) // #9 at 1 s, with the token back
+	if b, want := s.LastBatch(), (Batch{First: 9, Allowed: 1}); b != want {
+		t.Fatalf("after auto-fire: %+v, want %+v", b, want)
+	}
+	s.Reset()
+	if b := s.LastBatch(); b != (Batch{}) {
+		t.Fatalf("after Reset: %+v, want the zero Batch", b)
+	}
+}

@@ -2,6 +2,7 @@ package playground
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -14,8 +15,9 @@ import (
 // verdictEvery is how often the verdict under Send looks for a new decision.
 const verdictEvery = time.Second / 30
 
-// sendVerdict is the latest decision beside the Send button: its number, ✓
-// or ✕, and the tokens (or places in the window) left or the retry-after.
+// sendVerdict is the latest decision under the Send button: its number (a
+// burst's numbers and counts), ✓ or ✕, and the tokens (or places in the
+// window) left or the retry-after.
 // On a phone the live view is a screen below the button, and Send seemed to
 // do nothing. Space and auto-fire send without the controls re-rendering,
 // so it watches the simulation on its own loop, and re-renders only when
@@ -34,18 +36,33 @@ type verdictText struct {
 }
 
 // verdictOf is the text of the latest request e (ok false: none yet) of a
-// limiter of kind k.
-func verdictOf(k limiter.Kind, e sim.Sent, ok bool) verdictText {
+// limiter of kind k, sent in batch b: a Burst ×N names its N requests and
+// how many of them were allowed and denied, then what the last one left
+// (tokens, or its retry-after).
+func verdictOf(k limiter.Kind, e sim.Sent, ok bool, b sim.Batch) verdictText {
+	var v verdictText
 	switch {
 	case !ok:
 		return verdictText{Class: "send-decision idle", Verdict: "no request yet"}
 	case !e.Allowed:
-		return verdictText{"send-decision no", "#" + strconv.Itoa(e.Seq), "✕ denied", "retry after " + units.FormatRetry(e.RetryAfter)}
+		v = verdictText{"send-decision no", "#" + strconv.Itoa(e.Seq), "✕ denied", "retry after " + units.FormatRetry(e.RetryAfter)}
 	case k == limiter.KindTokenBucket:
-		return verdictText{"send-decision ok", "#" + strconv.Itoa(e.Seq), "✓ allowed", units.Plural(e.Remaining, "token") + " left"}
+		v = verdictText{"send-decision ok", "#" + strconv.Itoa(e.Seq), "✓ allowed", units.Plural(e.Remaining, "token") + " left"}
 	default:
-		return verdictText{"send-decision ok", "#" + strconv.Itoa(e.Seq), "✓ allowed", strconv.Itoa(e.Remaining) + " left in the window"}
+		v = verdictText{"send-decision ok", "#" + strconv.Itoa(e.Seq), "✓ allowed", strconv.Itoa(e.Remaining) + " left in the window"}
 	}
+	if b.Allowed+b.Denied > 1 && b.First+b.Allowed+b.Denied-1 == e.Seq {
+		v.Seq = "#" + strconv.Itoa(b.First) + "–" + v.Seq
+		var parts []string
+		if b.Allowed > 0 {
+			parts = append(parts, "✓ "+strconv.Itoa(b.Allowed)+" allowed")
+		}
+		if b.Denied > 0 {
+			parts = append(parts, "✕ "+strconv.Itoa(b.Denied)+" denied")
+		}
+		v.Verdict = strings.Join(parts, ", ")
+	}
+	return v
 }
 
 func (v *sendVerdict) OnMount(ctx app.Context) {
@@ -54,13 +71,13 @@ func (v *sendVerdict) OnMount(ctx app.Context) {
 	}
 	v.loop.Start(ctx, v, verdictEvery, func(app.Context, time.Time, time.Duration) bool {
 		e, ok := v.Sim.Last()
-		return verdictOf(v.Sim.Kind(), e, ok) != v.shown
+		return verdictOf(v.Sim.Kind(), e, ok, v.Sim.LastBatch()) != v.shown
 	})
 }
 
 func (v *sendVerdict) Render() app.UI {
 	e, ok := v.Sim.Last()
-	v.shown = verdictOf(v.Sim.Kind(), e, ok)
+	v.shown = verdictOf(v.Sim.Kind(), e, ok, v.Sim.LastBatch())
 	return app.Elem("p").ID("send-decision").Class(v.shown.Class).Body(
 		app.If(v.shown.Seq != "", app.Elem("span").Class("seq mono").Text(v.shown.Seq)),
 		app.Elem("span").Class("verdict").Text(v.shown.Verdict),
