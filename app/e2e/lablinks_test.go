@@ -26,6 +26,7 @@ func TestLabLinks(t *testing.T) {
 	t.Run("BadParts", func(t *testing.T) { p.t = t; testLabBadParts(p) })
 	t.Run("DurationT", func(t *testing.T) { p.t = t; testLabDurationT(p) })
 	t.Run("Zoom", func(t *testing.T) { p.t = t; testLabZoomLink(p) })
+	t.Run("ZoomedState", func(t *testing.T) { p.t = t; testLabZoomedState(p) })
 	t.Run("BurstCount", func(t *testing.T) { p.t = t; testLabBurstCount(p) })
 	t.Run("PhoneSend", func(t *testing.T) { p.t = t; testLabPhoneSend(p) })
 	t.Run("Presenting", func(t *testing.T) { p.t = t; testLabPresentingFirstScreen(p) })
@@ -142,6 +143,28 @@ func testLabZoomLink(p *page) {
 	g.waitText("#link-errors li", `link: zoom: "1.01,0.98" ends before it starts; want from < to (zoom=0.98,1.01); using the default zoom, the whole run following the clock`)
 	g.waitText("#lab-clock", "t = 2.000 s")
 	g.poll("the zoom", "0–10 s", g.zoomShown)
+}
+
+// testLabZoomedState: zoomed to 0.98–1.01 s on the window-edge attack
+// (mallory's 10 requests at 0.990 s and 10 at 1.000 s), the fixed window's
+// state line is at 0 before 0.990 s and full (10 of 10) from 0.990 s to
+// 1.000 s, as the decisions say, where the 100 ms chart buckets drew one
+// point at 1.000 s and a slope from the one at 0.900 s.
+func testLabZoomedState(p *page) {
+	f := p.openLab(p.base + "/lab?preset=edge&paused=1&t=1.5&zoom=0.98,1.01")
+	f.waitText("#lab-clock", "t = 1.500 s")
+	f.poll("the zoom", "0.98–1.01 s", f.zoomShown)
+	f.waitText("#lane-0-config", "fixed window: 10 per 1 s")
+	f.waitText("#lane-0-allowed", "20")
+	// x = (t − 0.98 s) / 30 ms × 600; the state band's full height is y 104,
+	// empty 136.
+	f.poll("lane 1's state line from 0.980 s to 1.010 s", "before 0.990 s: 136; 0.9905–0.9995 s: 104", func() string {
+		return f.eval(`(() => {
+			const pts = document.getElementById("lane-0-state-line").getAttribute("points").trim().split(/\s+/).map(p => p.split(",").map(Number));
+			const ys = (lo, hi) => [...new Set(pts.filter(([x]) => x > lo && x < hi).map(([, y]) => y))].join(",");
+			return "before 0.990 s: " + ys(0, 199) + "; 0.9905–0.9995 s: " + ys(210, 390);
+		})()`)
+	})
 }
 
 // testLabBurstCount: unzoomed (0–10 s), Burst ×25 at 0.5 s on a fixed

@@ -43,7 +43,7 @@ func (v *labLanes) laneSVG(i int, id string, ln *sim.Lane, l *sim.Lab, a ui.Axis
 		svgEl("text", "x", "3", "y", "66", "font-size", "9", "fill", "#57606a", "stroke", "#f6f8fa", "stroke-width", "3", "paint-order", "stroke").Text("rate /s"),
 		svgEl("rect", "x", "0", "y", "104", "width", "600", "height", "32", "fill", "#fffbf0"), // stateTop to stateBot
 		svgEl("line", "x1", "0", "x2", "600", "y1", "104", "y2", "104", "stroke", "#d4a72c", "stroke-dasharray", "3 3"),
-		svgEl("polyline", "points", stp, "fill", "none", "stroke", "#9a6700", "stroke-width", "1.5"),
+		svgEl("polyline", "id", id+"-state-line", "points", stp, "fill", "none", "stroke", "#9a6700", "stroke-width", "1.5"),
 		svgEl("text", "x", "3", "y", "114", "font-size", "9", "fill", "#57606a", "stroke", "#fffbf0", "stroke-width", "3", "paint-order", "stroke").Text("state (max "+strconv.Itoa(st.Limit)+")"),
 		nowLine(ui.F1(a.X(now))),
 		v.selMark(id, i, ln, v.hist, a),
@@ -195,38 +195,82 @@ func appendMarks(b []byte, cols []int32, dx, y float64, mark string) []byte {
 	return b
 }
 
-// ratePaths are the polylines of the offered rate, the admitted rate and
-// the strategy's state, one point per chart bucket.
+// ratePaths are the polylines of the offered rate and the admitted rate,
+// one point per chart bucket at its middle, and of the strategy's state: at
+// each bucket's end, where the bucket samples it, or, zoomed in, the
+// replayed state (fineState).
 func (v *labLanes) ratePaths(ln *sim.Lane, l *sim.Lab, a ui.Axis, rmax float64, st limiter.State) (off, adm, stp string) {
 	width := l.Options().ChartBucket
 	v.bks = ln.Buckets(v.bks[:0])
 	smax := max(float64(st.Limit), 1)
 	var out [3]string
-	for pass := range out {
+	passes := 3
+	if fine, ok := v.fineState(ln, l, a, width, smax); ok {
+		out[2], passes = fine, 2
+	}
+	for pass := range passes {
 		b := v.buf[:0]
 		for _, bk := range v.bks {
 			if bk.Start+width < a.From {
 				continue
 			}
 			o, ad := bk.Rates(width)
-			var y float64
 			switch pass {
 			case 0:
-				y = rateBot - min(o/rmax, 1)*(rateBot-rateTop)
+				b = appendPoint(b, a.X(bk.Start+width/2), rateBot-min(o/rmax, 1)*(rateBot-rateTop))
 			case 1:
-				y = rateBot - min(ad/rmax, 1)*(rateBot-rateTop)
+				b = appendPoint(b, a.X(bk.Start+width/2), rateBot-min(ad/rmax, 1)*(rateBot-rateTop))
 			default:
-				y = stateBot - min(max(bk.State/smax, 0), 1)*(stateBot-stateTop)
+				b = appendPoint(b, a.X(bk.Start+width), stateY(bk.State, smax))
 			}
-			b = appendF(b, a.X(bk.Start+width/2))
-			b = append(b, ',')
-			b = appendF(b, y)
-			b = append(b, ' ')
 		}
 		out[pass] = string(b)
 		v.buf = b
 	}
 	return out[0], out[1], out[2]
+}
+
+// fineBucket is the width, in chart units, above which a chart bucket is
+// too coarse for the state: zoomed to less than about 7.5 s of 100 ms
+// buckets, a fixed window's count drawn per bucket slopes across the
+// window boundary and rises before the requests that fill it.
+const fineBucket = 8.0
+
+// fineState is the polyline of the focus client's state replayed
+// (sim.Lane.StateSeries) every 4 chart units and at each of its requests,
+// up to now, when the axis is zoomed past fineBucket; ok is false when it
+// is not, or the lane's history no longer reaches its start (the buckets
+// are drawn then).
+func (v *labLanes) fineState(ln *sim.Lane, l *sim.Lab, a ui.Axis, width sim.Instant, smax float64) (string, bool) {
+	if a.X(a.From+width)-a.X(a.From) <= fineBucket || l.Focus() == "" {
+		return "", false
+	}
+	step := max((a.To-a.From)*4/laneW, 1)
+	to := min(a.To, l.Now())
+	var ok bool
+	v.pts, ok = ln.StateSeries(v.pts[:0], l.Focus(), max(a.From, 0), to, step)
+	if !ok || len(v.pts) == 0 {
+		return "", false
+	}
+	b := v.buf[:0]
+	for _, p := range v.pts {
+		b = appendPoint(b, a.X(p.At), stateY(p.Value, smax))
+	}
+	v.buf = b
+	return string(b), true
+}
+
+// stateY is the height of state value s of at most smax in the state band.
+func stateY(s, smax float64) float64 {
+	return stateBot - min(max(s/smax, 0), 1)*(stateBot-stateTop)
+}
+
+// appendPoint appends "x,y " to a polyline's points.
+func appendPoint(b []byte, x, y float64) []byte {
+	b = appendF(b, x)
+	b = append(b, ',')
+	b = appendF(b, y)
+	return append(b, ' ')
 }
 
 // stateBand draws the strategy's own state on the strip: the window (fixed

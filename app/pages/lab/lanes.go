@@ -48,6 +48,7 @@ type labLanes struct {
 
 	hist   []sim.Record
 	bks    []sim.Bucket
+	pts    []sim.StatePoint
 	buf    []byte
 	okCol  [nCols]int32
 	noCol  [nCols]int32
