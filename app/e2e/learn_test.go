@@ -85,6 +85,16 @@ func TestLearn(t *testing.T) {
 		g.do(chromedp.KeyEvent(" "))
 		g.waitText("#allowed-count", "1")
 		g.axe(axe, "playground")
+		// A burst with allowed and denied requests: each part of the verdict
+		// under Send in its own colour, both legible (color-contrast), light
+		// and dark.
+		g.setBurstN(6)
+		g.click("#burst")
+		g.waitText("#send-decision", "#2–#7✓ 4 allowed,✕ 2 deniedretry after 1.00 s")
+		g.axe(axe, "playground after a mixed burst")
+		g.click("#theme-toggle")
+		g.axe(axe, "playground after a mixed burst, dark")
+		g.click("#theme-toggle")
 	})
 	t.Run("Lessons", func(t *testing.T) { testLessons(playground(t)) })
 	t.Run("InspectorEnterOnMark", func(t *testing.T) { testInspector(learn(t)) })

@@ -228,7 +228,7 @@ func testButtonsStayPut(p *playgroundPage) {
 		p.setBurstN(6)
 		p.reset()
 		p.click("#burst")
-		p.waitText("#send-decision", "#1–#6✓ 5 allowed, ✕ 1 deniedretry after 1.00 s")
+		p.waitText("#send-decision", "#1–#6✓ 5 allowed,✕ 1 deniedretry after 1.00 s")
 		if moved := tops("reset"); moved != "" {
 			p.t.Errorf("%dx%d: Burst moved after Reset: %s", v[0], v[1], moved)
 		}

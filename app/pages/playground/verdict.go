@@ -2,7 +2,6 @@ package playground
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -30,9 +29,11 @@ type sendVerdict struct {
 	shown verdictText
 }
 
-// verdictText is what sendVerdict shows.
+// verdictText is what sendVerdict shows. Denied is a burst's denied part
+// when some of its requests were allowed (Verdict is then the allowed part),
+// each in its own colour.
 type verdictText struct {
-	Class, Seq, Verdict, Detail string
+	Class, Seq, Verdict, Denied, Detail string
 }
 
 // verdictOf is the text of the latest request e (ok false: none yet) of a
@@ -45,22 +46,23 @@ func verdictOf(k limiter.Kind, e sim.Sent, ok bool, b sim.Batch) verdictText {
 	case !ok:
 		return verdictText{Class: "send-decision idle", Verdict: "no request yet"}
 	case !e.Allowed:
-		v = verdictText{"send-decision no", "#" + strconv.Itoa(e.Seq), "✕ denied", "retry after " + units.FormatRetry(e.RetryAfter)}
+		v = verdictText{Class: "send-decision no", Seq: "#" + strconv.Itoa(e.Seq), Verdict: "✕ denied", Detail: "retry after " + units.FormatRetry(e.RetryAfter)}
 	case k == limiter.KindTokenBucket:
-		v = verdictText{"send-decision ok", "#" + strconv.Itoa(e.Seq), "✓ allowed", units.Plural(e.Remaining, "token") + " left"}
+		v = verdictText{Class: "send-decision ok", Seq: "#" + strconv.Itoa(e.Seq), Verdict: "✓ allowed", Detail: units.Plural(e.Remaining, "token") + " left"}
 	default:
-		v = verdictText{"send-decision ok", "#" + strconv.Itoa(e.Seq), "✓ allowed", strconv.Itoa(e.Remaining) + " left in the window"}
+		v = verdictText{Class: "send-decision ok", Seq: "#" + strconv.Itoa(e.Seq), Verdict: "✓ allowed", Detail: strconv.Itoa(e.Remaining) + " left in the window"}
 	}
 	if b.Allowed+b.Denied > 1 && b.First+b.Allowed+b.Denied-1 == e.Seq {
 		v.Seq = "#" + strconv.Itoa(b.First) + "–" + v.Seq
-		var parts []string
-		if b.Allowed > 0 {
-			parts = append(parts, "✓ "+strconv.Itoa(b.Allowed)+" allowed")
+		switch {
+		case b.Denied == 0:
+			v.Verdict = "✓ " + strconv.Itoa(b.Allowed) + " allowed"
+		case b.Allowed == 0:
+			v.Verdict = "✕ " + strconv.Itoa(b.Denied) + " denied"
+		default:
+			v.Class = "send-decision mixed"
+			v.Verdict, v.Denied = "✓ "+strconv.Itoa(b.Allowed)+" allowed,", "✕ "+strconv.Itoa(b.Denied)+" denied"
 		}
-		if b.Denied > 0 {
-			parts = append(parts, "✕ "+strconv.Itoa(b.Denied)+" denied")
-		}
-		v.Verdict = strings.Join(parts, ", ")
 	}
 	return v
 }
@@ -81,6 +83,7 @@ func (v *sendVerdict) Render() app.UI {
 	return app.Elem("p").ID("send-decision").Class(v.shown.Class).Body(
 		app.If(v.shown.Seq != "", app.Elem("span").Class("seq mono").Text(v.shown.Seq)),
 		app.Elem("span").Class("verdict").Text(v.shown.Verdict),
+		app.If(v.shown.Denied != "", app.Elem("span").Class("verdict denied").Text(v.shown.Denied)),
 		app.If(v.shown.Detail != "", app.Elem("span").Class("detail").Text(v.shown.Detail)),
 	)
 }
