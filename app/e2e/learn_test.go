@@ -349,6 +349,11 @@ func testLessons(g *playgroundPage) {
 			p.waitText("#lstrip-1-denied", "✕ 75 denied")
 			p.waitCount("#lstrip-0 .mark[role=button]", 101)
 			p.waitCount("#lstrip-0 .mark[tabindex='0']", 1) // one Tab stop per lane
+			// A request every 50 ms: each second's marks are labelled by the
+			// second, the burst at 5 s by its instant.
+			p.poll("lane 1's second labels", "0–1 s|1–2 s|2–3 s|3–4 s|4–5 s|5.00 s", func() string {
+				return p.eval(`[...document.querySelectorAll("#lstrip-0 .sec")].map(e => e.textContent).join("|")`)
+			})
 			p.screenshot("learn-2-lesson-burst.png")
 		case "boundary-burst":
 			// One pair of bursts, 20 requests, as the text says.
@@ -359,6 +364,11 @@ func testLessons(g *playgroundPage) {
 			p.waitText("#lstrip-2-allowed", "✓ 10 allowed")
 			p.waitText("#lstrip-2-denied", "✕ 10 denied")
 			p.waitCount("#lstrip-0 .mark[role=button]", 20)
+			// Each burst is labelled by its instant, as the text gives it
+			// (a bare "0 s" read as the first burst's time).
+			p.poll("lane 1's second labels", "0.90 s|1.00 s", func() string {
+				return p.eval(`[...document.querySelectorAll("#lstrip-0 .sec")].map(e => e.textContent).join("|")`)
+			})
 		case "monotonic-clock":
 			p.waitCount("#lesson-table tbody tr", 48)
 			// After the set-back the wall-clock lane is evaluated at 3.5 s,

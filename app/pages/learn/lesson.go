@@ -312,7 +312,7 @@ func (v *lessonView) laneStrip(i int, ln *sim.Lane) app.UI {
 	for k, rec := range hist {
 		if s := rec.At.Truncate(time.Second); s != sec {
 			sec = s
-			marks = append(marks, app.Elem("span").Class("sec").Attr("aria-hidden", true).Text(units.FormatDuration(s)))
+			marks = append(marks, app.Elem("span").Class("sec").Attr("aria-hidden", true).Text(secondLabel(hist[k:], r.lesson.Until)))
 		}
 		cls, sym := "mark ok", "✓"
 		if !rec.Allowed {
@@ -343,6 +343,24 @@ func (v *lessonView) laneStrip(i int, ln *sim.Lane) app.UI {
 		),
 		app.Elem("div").Class("marks").Body(marks...),
 	)
+}
+
+// secondLabel labels the marks of one second of a lane, those of hist
+// (from the second's first request on) in the same whole second: the
+// instant they share when they are one burst ("0.90 s", as the lesson
+// says its requests are sent), or the second they fall in ("1–2 s"). A
+// bare "0 s" read as the instant of a burst sent at 0.9 s.
+func secondLabel(hist []sim.Record, until sim.Instant) string {
+	sec := hist[0].At.Truncate(time.Second)
+	for _, r := range hist[1:] {
+		if r.At.Truncate(time.Second) != sec {
+			break
+		}
+		if r.At != hist[0].At {
+			return units.FormatSecs(sec) + "–" + units.FormatSecs(sec+time.Second) + " s"
+		}
+	}
+	return lessonTime(hist[0].At, until)
 }
 
 // wcLen is the worst-case window of a lab lesson: "1 s".

@@ -133,3 +133,26 @@ func TestLessonTableRows(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondLabel: a second's marks are labelled by the instant of their
+// burst, or by the second they fall in when they are spread over it.
+func TestSecondLabel(t *testing.T) {
+	const ms = time.Millisecond
+	burst := []sim.Record{{At: 900 * ms}, {At: 900 * ms}, {At: 1000 * ms}}
+	spread := []sim.Record{{At: 1050 * ms}, {At: 1100 * ms}, {At: 2000 * ms}}
+	for _, c := range []struct {
+		name  string
+		hist  []sim.Record
+		until sim.Instant
+		want  string
+	}{
+		{"burst at 0.9 s", burst, 2 * time.Second, "0.90 s"},
+		{"burst at 1 s", burst[2:], 2 * time.Second, "1.00 s"},
+		{"spread over 1–2 s", spread, 5 * time.Second, "1–2 s"},
+		{"one request", spread[2:], 5 * time.Second, "2.00 s"},
+	} {
+		if got := secondLabel(c.hist, c.until); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
