@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strconv"
 	"testing"
 
@@ -42,5 +43,32 @@ func TestLessonOpensInView(t *testing.T) {
 		g.click(`#lesson-list a[href*="burst-vs-rate"]`)
 		g.waitAttrOf("#lesson", "data-lesson", "burst-vs-rate")
 		check("lesson 2 tapped in the list", g)
+	}
+}
+
+// TestLessonRunShowsLanes: at 1024×768 and on a phone, the lanes of a
+// lesson stand under its texts, below the first screen; Run scrolls the
+// lesson's clock up (to the window's top, or as far as the page goes) so
+// that the lanes it plays are seen with it.
+func TestLessonRunShowsLanes(t *testing.T) {
+	chromium := findChromium(t)
+	base := startServer(t)
+	p := openPage(t, chromium, base)
+	t.Cleanup(func() { p.do(chromedp.EmulateViewport(1360, 940)) })
+	for _, v := range [][2]int64{{1024, 768}, {390, 844}} {
+		p.do(chromedp.EmulateViewport(v[0], v[1]))
+		f := p.openLearn(base + "/learn?lesson=boundary-burst")
+		f.waitAttrOf("#lesson", "data-lesson", "boundary-burst")
+		f.eval(`window.scrollTo(0, 0), "ok"`)
+		below := f.eval(`String(document.getElementById("lstrip-0").getBoundingClientRect().top > innerHeight)`)
+		if below != "true" {
+			t.Fatalf("%dx%d: lane 1 already in the first screen; the test wants it below", v[0], v[1])
+		}
+		f.click("#lesson-run")
+		f.poll(fmt.Sprintf("%dx%d: the lesson's clock and lane 1 after Run", v[0], v[1]), "clock in view, lane 1 in view", func() string {
+			return f.eval(`(() => { const t = document.getElementById("lesson-player").getBoundingClientRect().top;
+				const l = document.getElementById("lstrip-0").getBoundingClientRect();
+				return (t >= -1 ? "clock in view" : "clock at " + Math.round(t) + " px") + ", " + (l.bottom <= innerHeight ? "lane 1 in view" : "lane 1 ends at " + Math.round(l.bottom) + " px"); })()`)
+		})
 	}
 }

@@ -102,6 +102,24 @@ func (v *lessonView) onRun(ctx app.Context, e app.Event) {
 	v.loop.Resync()
 	v.sel.k = -1
 	v.stop = nil // the new run's marks start at their first
+	ctx.Defer(func(app.Context) { showPlayer() })
+}
+
+// showPlayer scrolls the lesson's clock to the top of the window when what
+// it plays does not show whole under it: the lanes, pictures and check
+// come after the lesson's texts, below the first screen at 1024×768, and
+// Run seemed to change only its own label and the clock.
+func showPlayer() {
+	player, card := app.Window().GetElementByID("lesson-player"), app.Window().GetElementByID("lesson")
+	if !player.Truthy() || !card.Truthy() {
+		return
+	}
+	top := player.Call("getBoundingClientRect").Get("top").Float()
+	bottom := card.Call("getBoundingClientRect").Get("bottom").Float()
+	if top > 0 && bottom <= app.Window().Get("innerHeight").Float() {
+		return
+	}
+	player.Call("scrollIntoView", map[string]any{"block": "start"})
 }
 
 func (v *lessonView) onSkip(ctx app.Context, e app.Event) { v.ensure().finish() }
