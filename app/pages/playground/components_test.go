@@ -2,12 +2,14 @@ package playground
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"github.com/ratelab/ratelab/app/sim"
+	"github.com/ratelab/ratelab/app/ui"
 	"github.com/ratelab/ratelab/app/ui/uitest"
 	"github.com/ratelab/ratelab/limiter"
 )
@@ -261,5 +263,27 @@ func TestFramesRedrawOnlyWhenMoved(t *testing.T) {
 		if got := v.frame(dv.Context(), now.Add(c.at), 0); got != c.want {
 			t.Errorf("paused playground, %v after an allowed request: redraw %v, want %v", c.at, got, c.want)
 		}
+	}
+}
+
+// Requests a few ms apart share a column: the second is drawn on the row
+// above the first, at its own instant, not over it (1 ms is 0.05 units
+// unzoomed), so the marks add up to the counters; a request 300 ms away
+// starts a column of its own.
+func TestViewNearbyMarksStack(t *testing.T) {
+	s := pausedSim() // burst 5, 1 token/s
+	s.Send(1)
+	s.Step(300 * time.Millisecond)
+	s.Send(1)
+	s.Step(2 * time.Millisecond)
+	s.Send(1)
+	html := uitest.Mount(t, &view{Sim: s})
+	var ys []string
+	for _, m := range regexp.MustCompile(`<use href="#m-ok" x="[^"]*" y="([^"]*)"`).FindAllStringSubmatch(html, -1) {
+		ys = append(ys, m[1])
+	}
+	want := []string{ui.F1(rowY(0, true)), ui.F1(rowY(0, true)), ui.F1(rowY(1, true))}
+	if !slices.Equal(ys, want) {
+		t.Errorf("the ✓ marks' rows (y) = %v, want %v", ys, want)
 	}
 }

@@ -2,6 +2,7 @@ package playground
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -186,6 +187,7 @@ func (v *view) marks(a ui.Axis, tb bool) app.UI {
 			i = j
 		}
 	}
+	st.flush()
 	return ui.SVG("g").ID("marks").Attr("clip-path", "url(#timeline-clip)").Body(st.uses...)
 }
 
@@ -206,36 +208,93 @@ func (v *view) countAt(i int, t limiter.Instant) (next, ok, no int) {
 	return i, ok, no
 }
 
-// markStacks draws stacks of marks on the axis a.
+// markStacks draws stacks of marks on the axis a. The stacks of one side
+// of the line (allowed above, denied below) closer than markGap units
+// make one column: requests a few ms apart (1 ms is 0.05 units unzoomed)
+// would otherwise be drawn on one another, and the marks would not add up
+// to the counters. Each mark stays at its own instant.
 type markStacks struct {
 	a    ui.Axis
 	uses []app.UI
+	// The column being drawn on each side (0 above, 1 below).
+	col [2]markColumn
 }
 
-// stack draws n marks id at instant t, above or below the line: at most
-// markRows, the last row a count of the rest.
+// markColumn is the stacks of one column: where it starts (x, and the
+// index in uses of its first mark), the rows it has drawn, and the
+// requests it has not (the first of them at restX), counted in its last
+// row.
+type markColumn struct {
+	started     bool
+	x, restX    float64
+	start, rows int
+	rest        int
+	restID      string
+}
+
+// markGap is the distance under which two stacks share a column: about a
+// mark's width (the ✓ is 16 units across).
+const markGap = 12.0
+
+// stack adds n marks id at instant t, above or below the line, to the
+// side's column, or starts a new column there.
 func (st *markStacks) stack(id string, t limiter.Instant, n int, above bool) {
 	if n <= 0 {
 		return
 	}
-	x := ui.F1(st.a.X(t))
-	drawn := n
-	if n > markRows {
-		drawn = markRows - 1
+	side := 0
+	if !above {
+		side = 1
 	}
-	// The count first: its backdrop (see defs) hides the dashed "now"
-	// line behind it, and the marks, drawn after, stay whole where a
-	// phone's larger text makes the backdrop reach them.
-	if drawn < n {
-		st.uses = append(st.uses, ui.SVG("text").Attr("x", x).Attr("y", ui.F1(rowY(markRows-1, above))).
+	x := st.a.X(t)
+	c := &st.col[side]
+	if c.started && x-c.x >= markGap {
+		st.flushColumn(side)
+	}
+	if !c.started {
+		*c = markColumn{started: true, x: x, start: len(st.uses)}
+	}
+	for ; n > 0 && c.rows < markRows-1; n-- {
+		st.uses = append(st.uses, ui.SVG("use").Attr("href", id).Attr("x", ui.F1(x)).Attr("y", ui.F1(rowY(c.rows, above))))
+		c.rows++
+	}
+	if n > 0 && c.rest == 0 {
+		c.restID, c.restX = id, x
+	}
+	c.rest += n
+}
+
+// flush draws the last row of both sides' columns.
+func (st *markStacks) flush() {
+	st.flushColumn(0)
+	st.flushColumn(1)
+}
+
+// flushColumn draws the last row of a side's column, a mark when one
+// request is left, the count of the rest ("+20") when more are, and ends
+// the column.
+func (st *markStacks) flushColumn(side int) {
+	c := &st.col[side]
+	above := side == 0
+	switch {
+	case c.rest == 1:
+		st.uses = append(st.uses, ui.SVG("use").Attr("href", c.restID).Attr("x", ui.F1(c.restX)).Attr("y", ui.F1(rowY(markRows-1, above))))
+	case c.rest > 1:
+		// The count before the column's marks: its backdrop (see defs)
+		// hides the dashed "now" line behind it, and the marks, drawn
+		// after, stay whole where a phone's larger text makes the
+		// backdrop reach them.
+		count := ui.SVG("text").Attr("x", ui.F1(c.x)).Attr("y", ui.F1(rowY(markRows-1, above))).
 			Attr("text-anchor", "middle").Attr("dominant-baseline", "central").
-			Attr("font-size", 12).Attr("font-weight", 700).Attr("fill", markColor[id]).
+			Attr("font-size", 12).Attr("font-weight", 700).Attr("fill", markColor[c.restID]).
 			Attr("filter", "url(#count-bg)").
-			Text("+"+strconv.Itoa(n-drawn)))
+			Text("+" + strconv.Itoa(c.rest))
+		st.uses = slices.Insert(st.uses, c.start, app.UI(count))
+		if o := &st.col[1-side]; o.started && o.start >= c.start {
+			o.start++
+		}
 	}
-	for k := range drawn {
-		st.uses = append(st.uses, ui.SVG("use").Attr("href", id).Attr("x", x).Attr("y", ui.F1(rowY(k, above))))
-	}
+	*c = markColumn{}
 }
 
 // rowY is the centre of row k (0 next to the axis) of a stack of marks.
