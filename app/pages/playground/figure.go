@@ -146,11 +146,11 @@ func timelineClip(a ui.Axis) app.UI {
 }
 
 // marks draws each request at its instant: allowed above the axis, denied
-// below; requests at one instant stack. A stack is at most markRows high:
-// when more requests share the instant, its last row is a count ("+20")
-// instead of a mark, so every request is drawn or counted. For the sliding
-// window log, the entries still in the window come from the limiter's own
-// log; history only adds the expired entries and the denials.
+// below; requests at one instant, or closer than markGap, stack. A stack is
+// at most markRows high: when more requests share it, its last row is a
+// count ("+20") instead of a mark, so every request is drawn or counted.
+// For the sliding window log, the entries still in the window come from the
+// limiter's own log; history only adds the expired entries and the denials.
 func (v *view) marks(a ui.Axis, tb bool) app.UI {
 	s := v.Sim
 	st := markStacks{a: a}
