@@ -196,8 +196,10 @@ func (v *labLanes) legend(l *sim.Lab, setup sim.Setup, rmax float64) app.UI {
 		sent = v.totals.Clients // twice a second: the picker lists them anew
 	}
 	return app.Elem("div").Class("legend lab-legend").Body(
-		app.Elem("span").Class("key ok").Text("✓ allowed"),
-		app.Elem("span").Class("key no").Text("✕ denied"),
+		// The marks are every client's; the state line is one client's:
+		// with two clients a ✕ can stand where that line shows room.
+		app.Elem("span").Class("key ok").Text("✓ allowed (all clients)"),
+		app.Elem("span").Class("key no").Text("✕ denied (all clients)"),
 		app.Elem("span").Class("key worst").Text("▮ worst-case stretch (all clients)"),
 		app.Elem("span").Class("key stack").Text("≡ a burst: one bar per request (×25: its count)"),
 		app.Elem("span").Class("key offered").Text("— offered rate (all clients)"),
