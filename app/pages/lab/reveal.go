@@ -15,12 +15,13 @@ func (m *labModel) revealDrawn() {
 	if m.reveal < 0 {
 		return
 	}
-	el := browser.ByID("lane-" + strconv.Itoa(m.reveal))
-	if !el.Truthy() {
+	id := "lane-" + strconv.Itoa(m.reveal)
+	top, _, ok := browser.Box(id)
+	if !ok {
 		return // not drawn yet: the next frame looks again
 	}
 	m.reveal = -1
-	if top := el.Call("getBoundingClientRect").Get("top").Float(); top < 0 || top > 0.6*browser.InnerHeight() {
-		el.Call("scrollIntoView", map[string]any{"block": "start"})
+	if top < 0 || top > 0.6*browser.InnerHeight() {
+		browser.ScrollToTop(id)
 	}
 }

@@ -79,12 +79,8 @@ func (v *lessonView) OnMount(ctx app.Context) {
 // (a teacher's "link to this instant") should open on the lesson itself.
 // Beside the list, on a wide screen, it is already in view.
 func showLesson() {
-	el := app.Window().GetElementByID("lesson")
-	if !el.Truthy() {
-		return
-	}
-	if el.Call("getBoundingClientRect").Get("top").Float() > 0.6*app.Window().Get("innerHeight").Float() {
-		el.Call("scrollIntoView", map[string]any{"block": "start"})
+	if top, _, ok := browser.Box("lesson"); ok && top > 0.6*browser.InnerHeight() {
+		browser.ScrollToTop("lesson")
 	}
 }
 
@@ -110,16 +106,11 @@ func (v *lessonView) onRun(ctx app.Context, e app.Event) {
 // come after the lesson's texts, below the first screen at 1024×768, and
 // Run seemed to change only its own label and the clock.
 func showPlayer() {
-	player, card := app.Window().GetElementByID("lesson-player"), app.Window().GetElementByID("lesson")
-	if !player.Truthy() || !card.Truthy() {
-		return
+	top, _, ok := browser.Box("lesson-player")
+	_, bottom, _ := browser.Box("lesson")
+	if ok && (top <= 0 || bottom > browser.InnerHeight()) {
+		browser.ScrollToTop("lesson-player")
 	}
-	top := player.Call("getBoundingClientRect").Get("top").Float()
-	bottom := card.Call("getBoundingClientRect").Get("bottom").Float()
-	if top > 0 && bottom <= app.Window().Get("innerHeight").Float() {
-		return
-	}
-	player.Call("scrollIntoView", map[string]any{"block": "start"})
 }
 
 func (v *lessonView) onSkip(ctx app.Context, e app.Event) { v.ensure().finish() }

@@ -43,3 +43,22 @@ func ScrollWithin(box, target string, margin float64) bool {
 	b.Set("scrollTop", b.Get("scrollTop").Float()+top-margin)
 	return true
 }
+
+// Box is the top and bottom of the element with this id in the window, in
+// CSS px; ok is false when there is no such element (not drawn yet).
+func Box(id string) (top, bottom float64, ok bool) {
+	el := ByID(id)
+	if !el.Truthy() {
+		return 0, 0, false
+	}
+	r := el.Call("getBoundingClientRect")
+	return r.Get("top").Float(), r.Get("bottom").Float(), true
+}
+
+// ScrollToTop scrolls the page so that the element with this id starts at
+// the window's top, or as near as the page's length allows.
+func ScrollToTop(id string) {
+	if el := ByID(id); el.Truthy() {
+		el.Call("scrollIntoView", map[string]any{"block": "start"})
+	}
+}
