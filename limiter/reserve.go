@@ -12,9 +12,13 @@ import (
 // so later requests queue behind it. It is the form of waiting a bucket can
 // promise: nothing admitted later can take the reserved units.
 //
-// A change of rate or burst (SetRate, SetBurst) keeps at most a full
-// bucket's debt: reservations beyond it are forgiven, and Cancel then gives
-// back no more than the bucket is owed. A Reservation is used by one
+// A change of rate or burst (SetRate, SetBurst, SetCapacity,
+// SetLeakInterval) keeps the whole debt, converted exactly into the new
+// parameters' units: the reserved units stay taken, so a config reload never
+// admits what queued callers were promised, and Cancel gives back exactly
+// the n units. A Reservation keeps the Delay it was given; under a lower
+// rate the debt behind it takes longer to pay back, so later requests wait
+// longer (x/time/rate does the same). A Reservation is used by one
 // goroutine; its bucket may be used by many.
 type Reservation struct {
 	s     reserving

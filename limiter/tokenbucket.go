@@ -224,36 +224,19 @@ func (tb *TokenBucket) reconfigure(now Instant, m *bucketMath) {
 // token bucket's debt or a GCRA's TAT lead, the same number in the same
 // units), and at and debt are its evaluation instant for now and its debt
 // then under *cur (see TokenBucket.at). The tokens held are kept, rounded
-// towards fewer, and clamped to the new burst (see convertDebt). A bucket
-// never used is full: a larger burst adds no tokens to it either, so from
-// now on it owes the difference like any other bucket.
+// towards fewer, and clamped to the new burst; a debt beyond an empty
+// bucket (reservations and Wait callers queued) is kept whole, so a reload
+// never admits what the queued callers were promised (see keepDebt). A
+// bucket never used is full: a larger burst adds no tokens to it either,
+// so from now on it owes the difference like any other bucket.
 func reconfigureBucket(cur **bucketMath, used *bool, last *Instant, state *int64, at Instant, debt int64, now Instant, m *bucketMath) {
-	if old := *cur; old.wide != nil || m.wide != nil {
-		owed := u64(uint64(debt))
-		if w := old.wide; w != nil {
-			at, owed = w.pay(*used, *last, now)
-		}
-		debt = convertDebtWide(old, m, owed)
-		if *used || debt > 0 || m.wide != nil && !m.wide.debt.isZero() {
-			*used, *last = true, at
-		}
-		*state, *cur = debt, m
-		return
+	owed := u64(uint64(debt))
+	if w := (*cur).wide; w != nil {
+		at, owed = w.pay(*used, *last, now)
 	}
-	debt = convertDebt(*cur, m, debt)
-	if *used || debt > 0 {
-		*used, *last, *state = true, at, debt
+	m, debt = keepDebt(*cur, m, owed)
+	if *used || debt > 0 || m.wide != nil && !m.wide.debt.isZero() {
+		*used, *last = true, at
 	}
-	*cur = m
-}
-
-// convertDebt keeps the tokens held across a change of parameters, clamped to
-// the new burst.
-func convertDebt(from, to *bucketMath, debt int64) int64 {
-	if from.inf || to.inf {
-		return 0
-	}
-	debt = rebase(debt, from.unit, to.unit)   // same tokens missing, new unit
-	debt += (to.burst - from.burst) * to.unit // same tokens held under the new burst
-	return min(max(debt, 0), to.full)
+	*state, *cur = debt, m
 }

@@ -213,32 +213,56 @@ func (b *bucketMath) bigUnit() *big.Int {
 	return big.NewInt(b.unit)
 }
 
-// convertDebtWide is convertDebt where either side is wide: the same tokens
-// missing in the new unit (rounded towards fewer tokens), clamped to the new
-// burst. It returns the narrow debt, or sets the new wide debt and returns 0.
-func convertDebtWide(from, to *bucketMath, debt u128) int64 {
+// keepDebt converts a token bucket's or GCRA's debt owed under from (in
+// from's unit) to the parameters to: the same tokens held, rounded towards
+// fewer in to's unit, clamped to to's burst, and a debt beyond an empty
+// bucket kept whole. It returns the parameters the bucket takes, to or, when
+// the debt needs more than 64 bits in to's unit (reservations queued, then a
+// rate with a larger unit), a wide copy of to, and the narrow debt (0 when
+// the parameters are wide: the debt is then theirs). A debt beyond 2¹²⁷
+// units (over 10²¹ years of waiting) is kept as 2¹²⁷. A rate of +Inf on
+// either side pays any debt at once.
+func keepDebt(from, to *bucketMath, owed u128) (*bucketMath, int64) {
 	if from.inf || to.inf {
-		return 0
+		if to.wide != nil {
+			to.wide.debt = u128{}
+		}
+		return to, 0
 	}
-	x, r := new(big.Int).QuoRem(new(big.Int).Mul(debt.big(), to.bigUnit()), from.bigUnit(), new(big.Int))
+	x := heldIn(from, to, owed)
+	if to.wide == nil {
+		if x.Cmp(big.NewInt(maxUnits)) <= 0 {
+			return to, x.Int64()
+		}
+		w, err := newWideMath(to.rate, int(to.burst))
+		if err != nil {
+			// to fits 64 bits, so its burst fits the wide arithmetic.
+			panic("limiter: " + err.Error())
+		}
+		to, x = w, heldIn(from, w, owed)
+	}
+	to.wide.debt = maxWide
+	if x.Cmp(maxWide.big()) < 0 {
+		to.wide.debt = fromBig(x)
+	}
+	return to, 0
+}
+
+// heldIn is keepDebt's debt in to's unit: ⌈owed × to.unit / from.unit⌉ +
+// (to.burst − from.burst) × to.unit, at least 0. The first term is the
+// same tokens missing, rounded up; the second keeps the tokens held when
+// the bucket's size changes.
+func heldIn(from, to *bucketMath, owed u128) *big.Int {
+	unit := to.bigUnit()
+	x, r := new(big.Int).QuoRem(new(big.Int).Mul(owed.big(), unit), from.bigUnit(), new(big.Int))
 	if r.Sign() != 0 {
 		x.Add(x, big.NewInt(1))
 	}
-	x.Add(x, new(big.Int).Mul(big.NewInt(to.burst-from.burst), to.bigUnit()))
+	x.Add(x, new(big.Int).Mul(big.NewInt(to.burst-from.burst), unit))
 	if x.Sign() < 0 {
 		x.SetInt64(0)
 	}
-	if to.wide != nil {
-		if x.Cmp(to.wide.full.big()) > 0 {
-			x = to.wide.full.big()
-		}
-		to.wide.debt = fromBig(x)
-		return 0
-	}
-	if x.Cmp(big.NewInt(to.full)) > 0 {
-		return to.full
-	}
-	return x.Int64()
+	return x
 }
 
 // gcraTimes returns a wide GCRA's TAT, emission interval and tolerance at
