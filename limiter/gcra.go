@@ -49,6 +49,9 @@ func (g *GCRA) Kind() Kind { return KindGCRA }
 
 // Config returns the limiter's kind, rate and burst, as [New] takes them.
 func (g *GCRA) Config() Config {
+	if g.zero(tagGCRA) {
+		return Config{Kind: KindGCRA}
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return Config{Kind: KindGCRA, Rate: g.m.rate, Burst: int(g.m.burst)}
@@ -223,4 +226,12 @@ func (g *GCRA) reconfigure(now Instant, m *bucketMath) {
 	// token bucket's debt, converted as TokenBucket.reconfigure converts it.
 	at, ahead := g.at(now)
 	reconfigureBucket(&g.m, &g.used, &g.last, &g.ahead, at, ahead, now, m)
+}
+
+// zeroError returns the error of the zero value (see [NewWaiter]), or nil.
+func (g *GCRA) zeroError() error {
+	if g.zero(tagGCRA) {
+		return errZeroGCRA
+	}
+	return nil
 }

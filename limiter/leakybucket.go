@@ -69,6 +69,9 @@ func (lb *LeakyBucket) Kind() Kind { return KindLeakyBucket }
 // Config returns the bucket's kind, capacity and leak interval, as [New]
 // takes them.
 func (lb *LeakyBucket) Config() Config {
+	if lb.zero(tagLeakyBucket) {
+		return Config{Kind: KindLeakyBucket}
+	}
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
 	return Config{Kind: KindLeakyBucket, Capacity: int(lb.m.burst), LeakInterval: lb.m.interval}
@@ -239,4 +242,12 @@ func (lb *LeakyBucket) reconfigure(now Instant, m *bucketMath) {
 		lb.m, lb.water = m, rebase(water, lb.m.unit, m.unit)
 	}
 	lb.last = at
+}
+
+// zeroError returns the error of the zero value (see [NewWaiter]), or nil.
+func (lb *LeakyBucket) zeroError() error {
+	if lb.zero(tagLeakyBucket) {
+		return errZeroLeakyBucket
+	}
+	return nil
 }

@@ -135,6 +135,9 @@ func cancelLocked(m *bucketMath, r *Reservation, last *Instant, state *int64, at
 // ErrInvalid, and changes nothing, when n is negative, above the burst, or
 // above the tokens left at rate 0 (no wait would do).
 func (tb *TokenBucket) Reserve(now Instant, n int) (*Reservation, error) {
+	if tb.zero(tagTokenBucket) {
+		return nil, errZeroTokenBucket
+	}
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
 	if tb.m.wide != nil {
@@ -157,6 +160,9 @@ func (tb *TokenBucket) cancelReservation(r *Reservation, now Instant) bool {
 // Reserve reserves n at now (as [TokenBucket.Reserve]): TAT moves ahead by
 // n emission intervals even past the tolerance, and Delay is how far past.
 func (g *GCRA) Reserve(now Instant, n int) (*Reservation, error) {
+	if g.zero(tagGCRA) {
+		return nil, errZeroGCRA
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.m.wide != nil {
@@ -180,6 +186,9 @@ func (g *GCRA) cancelReservation(r *Reservation, now Instant) bool {
 // may rise above the capacity, and Delay is the time for it to leak back
 // down to the capacity.
 func (lb *LeakyBucket) Reserve(now Instant, n int) (*Reservation, error) {
+	if lb.zero(tagLeakyBucket) {
+		return nil, errZeroLeakyBucket
+	}
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
 	if lb.m.wide != nil {

@@ -202,3 +202,32 @@ func TestWaitCancelled(t *testing.T) {
 		t.Errorf("Wait on a done context: %v, want context.Canceled", err)
 	}
 }
+
+// A cancel noticed once the reservation's time has come cannot give the
+// units back (the caller may have proceeded; Cancel refuses): the wait then
+// succeeded, and Wait returns nil rather than ctx's error with the units
+// spent. Both the timer and ctx.Done are ready here, so the select may take
+// either; every run must give nil and the units spent.
+func TestWaitCancelledAfterItsTime(t *testing.T) {
+	for i := range 200 {
+		clock := &limiter.ManualClock{}
+		tb, _ := limiter.NewTokenBucket(10, 1)
+		ctx, cancel := context.WithCancel(context.Background())
+		w, _ := limiter.NewWaiter(tb, limiter.WaiterOptions{Clock: clock, Timer: func(d time.Duration) (<-chan time.Time, func() bool) {
+			clock.Advance(d + 50*time.Millisecond)
+			cancel()
+			c := make(chan time.Time, 1)
+			c <- time.Time{}
+			return c, func() bool { return false }
+		}})
+		if err := w.Wait(ctx, 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Wait(ctx, 1); err != nil { // waits 100 ms; cancelled at 150 ms
+			t.Fatalf("run %d: Wait = %v, want nil (its time had come: the unit is spent)", i, err)
+		}
+		if st := tb.State(clock.Now()); st.Tokens != 0.5 {
+			t.Fatalf("run %d: %v tokens at %v, want 0.5 (both units spent)", i, st.Tokens, clock.Now())
+		}
+	}
+}

@@ -60,6 +60,9 @@ func (tb *TokenBucket) Kind() Kind { return KindTokenBucket }
 
 // Config returns the bucket's kind, rate and burst, as [New] takes them.
 func (tb *TokenBucket) Config() Config {
+	if tb.zero(tagTokenBucket) {
+		return Config{Kind: KindTokenBucket}
+	}
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
 	return Config{Kind: KindTokenBucket, Rate: tb.m.rate, Burst: int(tb.m.burst)}
@@ -239,4 +242,12 @@ func reconfigureBucket(cur **bucketMath, used *bool, last *Instant, state *int64
 		*used, *last = true, at
 	}
 	*state, *cur = debt, m
+}
+
+// zeroError returns the error of the zero value (see [NewWaiter]), or nil.
+func (tb *TokenBucket) zeroError() error {
+	if tb.zero(tagTokenBucket) {
+		return errZeroTokenBucket
+	}
+	return nil
 }

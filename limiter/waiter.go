@@ -33,7 +33,9 @@ type WaiterOptions struct {
 
 // NewWaiter returns a Waiter for s. It returns an error wrapping
 // [ErrNotReservable] and [ErrInvalid] when s cannot reserve: a window
-// strategy, whose wait is not a promise.
+// strategy, whose wait is not a promise; and the zero value's error
+// ("limiter: zero TokenBucket; create it with NewTokenBucket", wrapping
+// [ErrInvalid]) for a bucket not made by its constructor.
 func NewWaiter(s Strategy, opts WaiterOptions) (*Waiter, error) {
 	r, ok := s.(Reserver)
 	if !ok || s == nil || isNilPointer(s) {
@@ -42,6 +44,11 @@ func NewWaiter(s Strategy, opts WaiterOptions) (*Waiter, error) {
 			kind = s.Kind()
 		}
 		return nil, &notReservable{kind: kind}
+	}
+	if z, ok := s.(interface{ zeroError() error }); ok {
+		if err := z.zeroError(); err != nil {
+			return nil, err
+		}
 	}
 	w := &Waiter{r: r, clock: opts.Clock, timer: opts.Timer}
 	if w.clock == nil {
@@ -61,7 +68,10 @@ func NewWaiter(s Strategy, opts WaiterOptions) (*Waiter, error) {
 // units back, with an error wrapping context.DeadlineExceeded when the
 // delay would pass ctx's deadline (so a caller with 100 ms left learns it
 // now, not in 100 ms: golang/go #54541), and with ctx's error when ctx is
-// done while waiting, again giving the units back. It returns the
+// done while waiting, again giving the units back. A cancel noticed once
+// the delay has passed on the clock gives nothing back (see
+// [Reservation.Cancel]): the wait succeeded, and Wait returns nil, so the
+// units are either the caller's or the bucket's, never lost. It returns the
 // strategy's error, without waiting, when no wait would do (n above the
 // burst or capacity, or rate 0).
 func (w *Waiter) Wait(ctx context.Context, n int) error {
@@ -87,7 +97,11 @@ func (w *Waiter) Wait(ctx context.Context, n int) error {
 		return nil
 	case <-ctx.Done():
 		stop()
-		r.Cancel(w.clock.Now())
+		if !r.Cancel(w.clock.Now()) {
+			// The reservation's time had come when the cancel was noticed:
+			// the units cannot be given back, so the wait succeeded.
+			return nil
+		}
 		return ctx.Err()
 	}
 }

@@ -37,6 +37,15 @@ func zeroCases() []zeroCase {
 			"SetRate":  func() (any, any) { return zeroErr(tb.SetRate(0, 1)), w("TokenBucket") },
 			"SetBurst": func() (any, any) { return zeroErr(tb.SetBurst(0, 1)), w("TokenBucket") },
 			"Admit":    func() (any, any) { return tb.Admit(0, 1), false },
+			"Reserve": func() (any, any) {
+				r, err := tb.Reserve(0, 1)
+				return fmt.Sprint(r, " ", zeroErr(err)), fmt.Sprint((*limiter.Reservation)(nil), " ", w("TokenBucket"))
+			},
+			"Config": func() (any, any) { return tb.Config(), limiter.Config{Kind: limiter.KindTokenBucket} },
+			"NewWaiter": func() (any, any) {
+				wt, err := limiter.NewWaiter(tb, limiter.WaiterOptions{})
+				return fmt.Sprint(wt, " ", zeroErr(err)), fmt.Sprint((*limiter.Waiter)(nil), " ", w("TokenBucket"))
+			},
 		}},
 		{g, limiter.KindGCRA, "GCRA", map[string]func() (any, any){
 			"Rate":     func() (any, any) { return g.Rate(), 0.0 },
@@ -44,26 +53,47 @@ func zeroCases() []zeroCase {
 			"SetRate":  func() (any, any) { return zeroErr(g.SetRate(0, 1)), w("GCRA") },
 			"SetBurst": func() (any, any) { return zeroErr(g.SetBurst(0, 1)), w("GCRA") },
 			"Admit":    func() (any, any) { return g.Admit(0, 1), false },
+			"Reserve": func() (any, any) {
+				r, err := g.Reserve(0, 1)
+				return fmt.Sprint(r, " ", zeroErr(err)), fmt.Sprint((*limiter.Reservation)(nil), " ", w("GCRA"))
+			},
+			"Config": func() (any, any) { return g.Config(), limiter.Config{Kind: limiter.KindGCRA} },
+			"NewWaiter": func() (any, any) {
+				wt, err := limiter.NewWaiter(g, limiter.WaiterOptions{})
+				return fmt.Sprint(wt, " ", zeroErr(err)), fmt.Sprint((*limiter.Waiter)(nil), " ", w("GCRA"))
+			},
 		}},
 		{lb, limiter.KindLeakyBucket, "LeakyBucket", map[string]func() (any, any){
 			"SetCapacity":     func() (any, any) { return zeroErr(lb.SetCapacity(0, 1)), w("LeakyBucket") },
 			"SetLeakInterval": func() (any, any) { return zeroErr(lb.SetLeakInterval(0, time.Second)), w("LeakyBucket") },
 			"Admit":           func() (any, any) { return lb.Admit(0, 1), false },
+			"Reserve": func() (any, any) {
+				r, err := lb.Reserve(0, 1)
+				return fmt.Sprint(r, " ", zeroErr(err)), fmt.Sprint((*limiter.Reservation)(nil), " ", w("LeakyBucket"))
+			},
+			"Config": func() (any, any) { return lb.Config(), limiter.Config{Kind: limiter.KindLeakyBucket} },
+			"NewWaiter": func() (any, any) {
+				wt, err := limiter.NewWaiter(lb, limiter.WaiterOptions{})
+				return fmt.Sprint(wt, " ", zeroErr(err)), fmt.Sprint((*limiter.Waiter)(nil), " ", w("LeakyBucket"))
+			},
 		}},
 		{fw, limiter.KindFixedWindow, "FixedWindow", map[string]func() (any, any){
 			"SetLimit":  func() (any, any) { return zeroErr(fw.SetLimit(0, 1)), w("FixedWindow") },
 			"SetWindow": func() (any, any) { return zeroErr(fw.SetWindow(0, time.Second)), w("FixedWindow") },
 			"Admit":     func() (any, any) { return fw.Admit(0, 1), false },
+			"Config":    func() (any, any) { return fw.Config(), limiter.Config{Kind: limiter.KindFixedWindow} },
 		}},
 		{sl, limiter.KindSlidingWindowLog, "SlidingWindowLog", map[string]func() (any, any){
 			"SetLimit":  func() (any, any) { return zeroErr(sl.SetLimit(0, 1)), w("SlidingWindowLog") },
 			"SetWindow": func() (any, any) { return zeroErr(sl.SetWindow(0, time.Second)), w("SlidingWindowLog") },
 			"Admit":     func() (any, any) { return sl.Admit(0, 1), false },
+			"Config":    func() (any, any) { return sl.Config(), limiter.Config{Kind: limiter.KindSlidingWindowLog} },
 		}},
 		{sc, limiter.KindSlidingWindowCounter, "SlidingWindowCounter", map[string]func() (any, any){
 			"SetLimit":  func() (any, any) { return zeroErr(sc.SetLimit(0, 1)), w("SlidingWindowCounter") },
 			"SetWindow": func() (any, any) { return zeroErr(sc.SetWindow(0, time.Second)), w("SlidingWindowCounter") },
 			"Admit":     func() (any, any) { return sc.Admit(0, 1), false },
+			"Config":    func() (any, any) { return sc.Config(), limiter.Config{Kind: limiter.KindSlidingWindowCounter} },
 		}},
 	}
 }
